@@ -1,0 +1,33 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "adc-config-error.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+std::string
+AdcConfigError::JoinAllowed(const std::vector<std::string>& allowed)
+{
+    std::ostringstream os;
+    for (std::size_t i = 0; i < allowed.size(); ++i)
+    {
+        os << (i == 0 ? "" : ", ") << allowed[i];
+    }
+    return os.str();
+}
+
+AdcConfigError
+AdcConfigError::NotOneOf(const std::string& owner,
+                         const std::string& setting,
+                         const std::string& value,
+                         const std::vector<std::string>& allowed)
+{
+    return AdcConfigError(owner + ": " + setting + " '" + value + "' is not one of " +
+                          JoinAllowed(allowed));
+}
+
+} // namespace ns3
