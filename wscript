@@ -16,6 +16,7 @@ ADC_SOURCES = [
     'model/adc-persistence-table.cc',
     'model/adc-port-range.cc',
     'model/adc-request-record.cc',
+    'model/crd-cache-store.cc',
     'helper/adc-http-helper.cc',
     'helper/adc-topology-helper.cc',
     'helper/adc-trace-helper.cc',
@@ -34,6 +35,7 @@ ADC_HEADERS = [
     'model/adc-persistence-table.h',
     'model/adc-port-range.h',
     'model/adc-request-record.h',
+    'model/crd-cache-store.h',
     'helper/adc-http-helper.h',
     'helper/adc-topology-helper.h',
     'helper/adc-trace-helper.h',
@@ -52,6 +54,7 @@ ADC_TEST_SOURCES = [
     'test/adc-topology-helper-test.cc',
     'test/adc-trace-helper-test.cc',
     'test/adc-trace-sources-test.cc',
+    'test/crd-cache-store-test.cc',
 ]
 
 ADC_NS3_MODULES = ['core', 'network', 'internet', 'point-to-point', 'csma', 'applications']

@@ -1,0 +1,252 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Every trace source of the module, connected by name with a sink whose signature is exactly
+ * the typedef its TypeId cites. ns-3 itself gets this wrong in places (a cited typedef with the
+ * wrong arity, or one that does not exist); here a mismatch fails the test:
+ *  - the TypeId's recorded callback name must be the typedef this table names, and
+ *  - connecting a sink built from that typedef must succeed (ns-3 aborts with "Incompatible
+ *    types" when the signature differs, which fails the test too), and
+ *  - every trace source declared by a TypeId of this module must be in the table, so a new
+ *    source cannot be added without being checked.
+ */
+
+#include "ns3/adc-connection-table.h"
+#include "ns3/adc-health-monitor.h"
+#include "ns3/adc-http-client.h"
+#include "ns3/adc-http-server.h"
+#include "ns3/adc-lb-method.h"
+#include "ns3/adc-persistence-table.h"
+#include "ns3/adc-port-range.h"
+#include "ns3/adc-trace-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/crd-cache-store.h"
+#include "ns3/network-module.h"
+
+#include <functional>
+#include <gtest/gtest.h>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A sink with exactly the signature of the function-pointer typedef T.
+template <typename T>
+struct SinkOf;
+
+template <typename... Args>
+struct SinkOf<void (*)(Args...)>
+{
+    static void Fn(Args...)
+    {
+    }
+};
+
+struct TraceCase
+{
+    std::string owner;    //!< TypeId declaring the source
+    std::string create;   //!< concrete TypeId to instantiate (owner may be abstract)
+    std::string source;   //!< trace source name
+    std::string typedef_; //!< the typedef the TypeId must cite
+    std::function<bool(Ptr<Object>)> connect; //!< connects a sink of that typedef
+};
+
+#define ADC_TRACE(Owner, Create, Source, Scope, Typedef)                                           \
+    TraceCase                                                                                      \
+    {                                                                                              \
+        "ns3::" #Owner, "ns3::" #Create, Source, "ns3::" #Scope "::" #Typedef, [](Ptr<Object> o) { \
+            return o->TraceConnectWithoutContext(Source,                                           \
+                                                 MakeCallback(&SinkOf<Scope::Typedef>::Fn));       \
+        }                                                                                          \
+    }
+
+std::vector<TraceCase>
+AllCases()
+{
+    return {
+        ADC_TRACE(AdcLbMethod, AdcRoundRobinLb, "Selection", AdcLbMethod, SelectionTracedCallback),
+        ADC_TRACE(AdcPortAllocator,
+                  AdcPortAllocator,
+                  "Allocated",
+                  AdcPortAllocator,
+                  PortTracedCallback),
+        ADC_TRACE(AdcPortAllocator,
+                  AdcPortAllocator,
+                  "Released",
+                  AdcPortAllocator,
+                  PortTracedCallback),
+        ADC_TRACE(AdcPortAllocator,
+                  AdcPortAllocator,
+                  "Exhausted",
+                  AdcPortAllocator,
+                  ExhaustedTracedCallback),
+        ADC_TRACE(AdcPersistenceTable,
+                  AdcPersistenceTable,
+                  "Overflow",
+                  AdcPersistenceTable,
+                  OverflowTracedCallback),
+        ADC_TRACE(AdcPersistenceTable,
+                  AdcPersistenceTable,
+                  "Expired",
+                  AdcPersistenceTable,
+                  EntryTracedCallback),
+        ADC_TRACE(AdcPersistenceTable,
+                  AdcPersistenceTable,
+                  "Evicted",
+                  AdcPersistenceTable,
+                  EntryTracedCallback),
+        ADC_TRACE(AdcPersistenceTable,
+                  AdcPersistenceTable,
+                  "Hit",
+                  AdcPersistenceTable,
+                  EntryTracedCallback),
+        ADC_TRACE(AdcPersistenceTable,
+                  AdcPersistenceTable,
+                  "Miss",
+                  AdcPersistenceTable,
+                  KeyTracedCallback),
+        ADC_TRACE(AdcConnectionTable,
+                  AdcConnectionTable,
+                  "EntryCreated",
+                  AdcConnectionTable,
+                  EntryTracedCallback),
+        ADC_TRACE(AdcConnectionTable,
+                  AdcConnectionTable,
+                  "EntryExpired",
+                  AdcConnectionTable,
+                  EntryTracedCallback),
+        ADC_TRACE(AdcConnectionTable,
+                  AdcConnectionTable,
+                  "EntryRemoved",
+                  AdcConnectionTable,
+                  EntryTracedCallback),
+        ADC_TRACE(AdcConnectionTable,
+                  AdcConnectionTable,
+                  "Overflow",
+                  AdcConnectionTable,
+                  KeyTracedCallback),
+        ADC_TRACE(AdcConnectionTable,
+                  AdcConnectionTable,
+                  "Collision",
+                  AdcConnectionTable,
+                  CollisionTracedCallback),
+        ADC_TRACE(AdcHealthMonitor,
+                  AdcHealthMonitor,
+                  "StateChange",
+                  AdcHealthMonitor,
+                  StateChangeTracedCallback),
+        ADC_TRACE(AdcHealthMonitor,
+                  AdcHealthMonitor,
+                  "Probe",
+                  AdcHealthMonitor,
+                  ProbeTracedCallback),
+        ADC_TRACE(AdcHealthMonitor, AdcHealthMonitor, "Drop", AdcHealthMonitor, DropTracedCallback),
+        ADC_TRACE(AdcHttpClient,
+                  AdcHttpClient,
+                  "RequestSent",
+                  AdcHttpClient,
+                  RequestTracedCallback),
+        ADC_TRACE(AdcHttpClient,
+                  AdcHttpClient,
+                  "RequestDone",
+                  AdcHttpClient,
+                  RequestTracedCallback),
+        ADC_TRACE(AdcHttpClient, AdcHttpClient, "Rx", Packet, AddressTracedCallback),
+        ADC_TRACE(AdcHttpServer, AdcHttpServer, "Request", AdcHttpServer, RequestTracedCallback),
+        ADC_TRACE(AdcHttpServer,
+                  AdcHttpServer,
+                  "AccessLog",
+                  AdcHttpServer,
+                  AccessLogTracedCallback),
+        ADC_TRACE(AdcHttpServer, AdcHttpServer, "Tx", Packet, TracedCallback),
+        ADC_TRACE(AdcHttpServer, AdcHttpServer, "Drop", AdcHttpServer, DropTracedCallback),
+        ADC_TRACE(AdcHttpServer,
+                  AdcHttpServer,
+                  "Connection",
+                  AdcHttpServer,
+                  ConnectionTracedCallback),
+        ADC_TRACE(AdcThroughputSampler,
+                  AdcThroughputSampler,
+                  "Sample",
+                  AdcThroughputSampler,
+                  SampleTracedCallback),
+        ADC_TRACE(CrdCacheStore, CrdCacheStore, "Hit", CrdCacheStore, KeyTracedCallback),
+        ADC_TRACE(CrdCacheStore, CrdCacheStore, "Miss", CrdCacheStore, KeyTracedCallback),
+        ADC_TRACE(CrdCacheStore, CrdCacheStore, "Evict", CrdCacheStore, EvictTracedCallback),
+        ADC_TRACE(CrdCacheStore, CrdCacheStore, "Reject", CrdCacheStore, RejectTracedCallback),
+    };
+}
+
+/// TypeIds of this module: every class registers itself in the group "Adc".
+bool
+IsModuleType(TypeId tid)
+{
+    return tid.GetGroupName() == "Adc";
+}
+
+class AdcTraceSources : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+// REQ: CORE-02
+TEST_F(AdcTraceSources, EachCitesItsTypedefAndConnects)
+{
+    for (const TraceCase& c : AllCases())
+    {
+        SCOPED_TRACE(c.owner + "::" + c.source);
+        TypeId owner;
+        ASSERT_TRUE(TypeId::LookupByNameFailSafe(c.owner, &owner)) << "no TypeId " << c.owner;
+        TypeId::TraceSourceInformation info;
+        ASSERT_TRUE(owner.LookupTraceSourceByName(c.source, &info) != nullptr);
+        EXPECT_EQ(info.callback, c.typedef_);
+        ObjectFactory factory;
+        factory.SetTypeId(c.create);
+        Ptr<Object> object = factory.Create<Object>();
+        ASSERT_TRUE(object);
+        EXPECT_TRUE(c.connect(object));
+    }
+}
+
+// REQ: CORE-02
+TEST_F(AdcTraceSources, EverySourceOfTheModuleIsChecked)
+{
+    std::set<std::pair<std::string, std::string>> covered;
+    for (const TraceCase& c : AllCases())
+    {
+        covered.insert({c.owner, c.source});
+    }
+    uint32_t seen = 0;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        TypeId tid = TypeId::GetRegistered(i);
+        if (!IsModuleType(tid))
+        {
+            continue;
+        }
+        for (std::size_t j = 0; j < tid.GetTraceSourceN(); ++j)
+        {
+            const std::string source = tid.GetTraceSource(j).name;
+            EXPECT_TRUE(covered.count({tid.GetName(), source}) == 1)
+                << tid.GetName() << " declares trace source " << source
+                << " that this test does not check: add it to AllCases()";
+            ++seen;
+        }
+    }
+    EXPECT_EQ(seen, covered.size());
+    // Every class the table names registers in the group, or the scan above would miss it.
+    for (const TraceCase& c : AllCases())
+    {
+        EXPECT_TRUE(IsModuleType(TypeId::LookupByName(c.owner))) << c.owner << " not in group Adc";
+    }
+}
