@@ -13,7 +13,8 @@
  *
  * Output in --outputDir: requests-METHOD.csv (one row per request), throughput-METHOD.csv
  * (per-interval aggregate goodput), load-METHOD.csv (requests per server), summary.csv (one
- * row per method) and pcap/ (the core <-> data-centre link of the first method's run).
+ * row per method) and pcap/ (access network 0's uplink, at the core router, in the first
+ * method's run).
  */
 
 #include "ns3/adc-config-error.h"
@@ -29,6 +30,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
 
 #include <algorithm>
 #include <cmath>
@@ -286,8 +288,13 @@ RunOne(const Settings& s, const std::string& method, bool withPcap)
     }
     if (withPcap)
     {
+        // The core router's end of access network 0's uplink: all of its clients' traffic.
         std::filesystem::create_directories(s.outputDir + "/pcap");
-        topo->EnablePcapCoreDc(s.outputDir + "/pcap/core-dc");
+        PointToPointHelper p2p;
+        p2p.EnablePcap(s.outputDir + "/pcap/access0-uplink.pcap",
+                       net.GetAccessUplinkDevices(0).Get(0),
+                       false,
+                       true);
     }
 
     Simulator::Stop(Seconds(s.duration + 7));
@@ -376,7 +383,7 @@ main(int argc, char* argv[])
     cmd.AddValue("slowDelayMs", "extra response delay of the slow server (ms)", s.slowDelayMs);
     cmd.AddValue("failServer", "index of the server that fails (-1: none)", s.failServer);
     cmd.AddValue("failAt", "when it fails (s)", s.failAt);
-    cmd.AddValue("pcap", "write a pcap of the core <-> data-centre link (first method)", s.pcap);
+    cmd.AddValue("pcap", "write a pcap of access network 0's uplink (first method)", s.pcap);
     cmd.AddValue("outputDir", "where CSV, pcap files go", s.outputDir);
     cmd.AddValue("seed", "RNG seed", s.seed);
     cmd.AddValue("run", "RNG run number", s.run);

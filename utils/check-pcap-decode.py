@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Check that a pcap written by an experiment decodes as the real protocols in Wireshark.
+
+Usage: check-pcap-decode.py PCAP FILTER[=MIN] [FILTER[=MIN] ...]
+Each FILTER is a Wireshark display filter; at least MIN packets (default 1) must match it
+(tshark, from Debian's tshark package, does the decoding). Also fails when tshark reports
+malformed packets ("_ws.malformed") or checksum errors flagged as bad.
+"""
+import shutil
+import subprocess
+import sys
+
+
+def count(pcap, display_filter):
+    out = subprocess.run(["tshark", "-n", "-r", pcap, "-Y", display_filter, "-T", "fields",
+                          "-e", "frame.number"], check=True, capture_output=True, text=True)
+    return len([line for line in out.stdout.splitlines() if line.strip()])
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    if shutil.which("tshark") is None:
+        print("tshark is not installed (apt-get install tshark)")
+        return 1
+    pcap, checks = sys.argv[1], sys.argv[2:]
+    failed = False
+    for check in checks + ["_ws.malformed=0=max", "tcp.checksum.status == 0=0=max"]:
+        parts = check.rsplit("=", 2) if check.endswith("=max") else check.rsplit("=", 1)
+        if check.endswith("=max"):
+            flt, limit = parts[0], int(parts[1])
+            n = count(pcap, flt)
+            ok = n <= limit
+            print(f"{'ok ' if ok else 'BAD'} {flt!r}: {n} packets (at most {limit})")
+        else:
+            if len(parts) == 2 and parts[1].isdigit() and not parts[0].endswith(("=", "!", "<", ">")):
+                flt, minimum = parts[0], int(parts[1])
+            else:
+                flt, minimum = check, 1
+            n = count(pcap, flt)
+            ok = n >= minimum
+            print(f"{'ok ' if ok else 'BAD'} {flt!r}: {n} packets (at least {minimum})")
+        failed |= not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
