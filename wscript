@@ -14,12 +14,17 @@ ADC_SOURCES = [
     'model/adc-lb-method.cc',
     'model/adc-maglev-table.cc',
     'model/adc-persistence-table.cc',
+    'model/adc-policy-routing.cc',
     'model/adc-port-range.cc',
     'model/adc-request-record.cc',
+    'model/crd-cache-server.cc',
     'model/crd-cache-store.cc',
+    'model/crd-lower-tier.cc',
     'helper/adc-http-helper.cc',
+    'helper/adc-path-tracer.cc',
     'helper/adc-topology-helper.cc',
     'helper/adc-trace-helper.cc',
+    'helper/crd-topology-helper.cc',
 ]
 
 ADC_HEADERS = [
@@ -33,12 +38,17 @@ ADC_HEADERS = [
     'model/adc-lb-method.h',
     'model/adc-maglev-table.h',
     'model/adc-persistence-table.h',
+    'model/adc-policy-routing.h',
     'model/adc-port-range.h',
     'model/adc-request-record.h',
+    'model/crd-cache-server.h',
     'model/crd-cache-store.h',
+    'model/crd-lower-tier.h',
     'helper/adc-http-helper.h',
+    'helper/adc-path-tracer.h',
     'helper/adc-topology-helper.h',
     'helper/adc-trace-helper.h',
+    'helper/crd-topology-helper.h',
 ]
 
 ADC_TEST_SOURCES = [
@@ -49,12 +59,17 @@ ADC_TEST_SOURCES = [
     'test/adc-http-message-test.cc',
     'test/adc-lb-method-test.cc',
     'test/adc-maglev-table-test.cc',
+    'test/adc-path-tracer-test.cc',
     'test/adc-persistence-table-test.cc',
+    'test/adc-policy-routing-test.cc',
     'test/adc-port-range-test.cc',
     'test/adc-topology-helper-test.cc',
     'test/adc-trace-helper-test.cc',
     'test/adc-trace-sources-test.cc',
+    'test/crd-cache-server-test.cc',
     'test/crd-cache-store-test.cc',
+    'test/crd-flows-test.cc',
+    'test/crd-lower-tier-test.cc',
 ]
 
 ADC_NS3_MODULES = ['core', 'network', 'internet', 'point-to-point', 'csma', 'applications']

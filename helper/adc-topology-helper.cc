@@ -11,6 +11,7 @@
 #include "ns3/csma-helper.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-list-routing-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
@@ -841,8 +842,12 @@ AdcIspTopologyHelper::CreateDataCentre()
 InternetStackHelper
 AdcIspTopologyHelper::MakeStackHelper() const
 {
+    // Static routing inside a list, so appliances and routers can add a policy-routing
+    // protocol above it (AdcPolicyRouting) without a stack of their own.
+    Ipv4ListRoutingHelper list;
+    list.Add(Ipv4StaticRoutingHelper(), 0);
     InternetStackHelper stack;
-    stack.SetRoutingHelper(Ipv4StaticRoutingHelper());
+    stack.SetRoutingHelper(list);
     stack.SetIpv6StackInstall(m_installIpv6);
     if (m_installIpv6)
     {

@@ -7,6 +7,7 @@
 #include "adc-http-client.h"
 
 #include "adc-config-error.h"
+#include "adc-http-server.h"
 
 #include "ns3/address.h"
 #include "ns3/boolean.h"
@@ -717,16 +718,44 @@ AdcHttpClient::HandleRead(Ptr<Socket> s)
         o.rec.status = head.GetStatus();
         o.rec.responseBytes = headBytes + body;
         o.rec.server = head.GetHeader("Server").value_or(o.rec.server);
+        o.rec.path = ResponsePath(head);
         c.current = 0;
         const bool reuse = m_persistent && head.IsKeepAlive() && !c.parser.IsMidMessage() &&
                            !c.parser.Next(nullptr, nullptr);
-        End(rid, head.GetKind() == AdcHttpMessage::RESPONSE ? "" : "parse-error");
+        End(rid, ResponseFailure(head));
         if (!reuse)
         {
             DropConn(cid, "");
         }
     }
     Dispatch();
+}
+
+std::string
+AdcHttpClient::ResponseFailure(const AdcHttpMessage& head)
+{
+    if (head.GetKind() != AdcHttpMessage::RESPONSE)
+    {
+        return "parse-error";
+    }
+    if (head.GetStatus() >= 400)
+    {
+        return "http-status-" + std::to_string(head.GetStatus());
+    }
+    return "";
+}
+
+std::string
+AdcHttpClient::ResponsePath(const AdcHttpMessage& response)
+{
+    const std::string via = AdcHttpJoinedField(response, "Via");
+    const std::string xcache = AdcHttpJoinedField(response, "X-Cache");
+    std::string path = via;
+    if (!xcache.empty())
+    {
+        path += (path.empty() ? "" : "; ") + std::string("X-Cache: ") + xcache;
+    }
+    return path;
 }
 
 void

@@ -43,8 +43,13 @@ namespace ns3
  *
  * Accounting: every issued request fires "RequestSent" once and later "RequestDone" once, as
  * COMPLETED or FAILED with a reason: "connect-failed", "connection-reset",
- * "connection-closed", "timeout", "parse-error" or "stopped" (still open at StopApplication).
+ * "connection-closed", "timeout", "parse-error", "http-status-<code>" (a complete response
+ * with status >= 400, e.g. "http-status-502") or "stopped" (still open at StopApplication). A
+ * complete response with a 2xx or 3xx status is COMPLETED.
  * After StopApplication, GetRequestsSent() == GetRequestsCompleted() + GetRequestsFailed().
+ *
+ * The record's \c path is filled from the response as ResponsePath() describes (the proxies
+ * and caches it passed, from its Via and X-Cache headers).
  *
  * A request is "GET <url> HTTP/1.1" with "Host", the headers added by AddRequestHeader (in the
  * order added) and, for one-shot connections, "Connection: close".
@@ -84,6 +89,23 @@ class AdcHttpClient : public Application
      * \return the request id, or 0 when the application is not running
      */
     uint64_t IssueRequest(const std::string& url);
+
+    /**
+     * \brief The path a response took, from its headers, as recorded in AdcRequestRecord::path.
+     *
+     * Format: V, then "; " when both parts are non-empty, then "X-Cache: " X, where
+     * - V is the entries of every "Via" field in wire order, each trimmed of spaces and
+     *   joined with ", " (AdcHttpJoinedField; proxies append "1.1 <name>" entries as the
+     *   response passes them, RFC 9110 section 7.6.3, so the first entry is the hop nearest
+     *   the origin);
+     * - X is the entries of every "X-Cache" field, combined the same way (empty when there
+     *   is none).
+     * Example: "1.1 L2NS3, 1.1 CRS1, 1.1 L2NS2; X-Cache: MISS"; "X-Cache: HIT" without Via;
+     * "" when the response has neither header.
+     * \param response a response head
+     * \return the path string
+     */
+    static std::string ResponsePath(const AdcHttpMessage& response);
 
     /**
      * \brief Draw an object rank from the Zipf distribution over the catalogue:
@@ -169,6 +191,8 @@ class AdcHttpClient : public Application
     void OpenConnection(uint64_t rid);
     /// Put request \p rid on connection \p cid and send it.
     void SendOn(uint64_t cid, uint64_t rid);
+    /// \return the failure reason a complete message \p head gives its request ("" if none)
+    static std::string ResponseFailure(const AdcHttpMessage& head);
     /// End request \p rid: COMPLETED when \p reason is empty, else FAILED with it.
     void End(uint64_t rid, const std::string& reason);
     /// Close connection \p cid (ending its request with \p reason when non-empty).

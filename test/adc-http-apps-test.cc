@@ -21,6 +21,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -782,4 +783,192 @@ TEST_F(AdcHttpApps, SameSeedAndRunGiveIdenticalRecords)
     ASSERT_GT(a.size(), 40u); // about 2 x 2 s / 0.05 s = 80 requests
     EXPECT_EQ(a, b);
     EXPECT_NE(a, c);
+}
+
+namespace
+{
+
+/// A response hook answering the n-th request with statuses[n] and an empty body (200: the
+/// object as usual).
+struct StatusScript
+{
+    std::vector<uint16_t> statuses;
+    std::size_t next{0};
+
+    void Choose(const AdcHttpMessage& /* request */,
+                const std::string& /* headerIp */,
+                AdcHttpMessage& response,
+                uint32_t& size)
+    {
+        const uint16_t st = next < statuses.size() ? statuses[next] : 200;
+        ++next;
+        if (st != 200)
+        {
+            response = AdcHttpMessage::MakeResponse(st, "Scripted");
+            size = 0;
+        }
+    }
+};
+
+/// A response hook acting as if the response had passed three proxies, the middle one a cache.
+void
+ViaChain(const AdcHttpMessage&, const std::string&, AdcHttpMessage& response, uint32_t&)
+{
+    response.AddHeader("Via", "1.1 L2NS3");
+    response.AddHeader("Via", " 1.1 CRS1,  1.1 L2NS2 ");
+    response.AddHeader("X-Cache", "MISS");
+}
+
+/// Collects the server's Response trace.
+struct ResponseLog
+{
+    std::vector<std::tuple<std::string, std::string, uint16_t, uint32_t>> lines;
+
+    void On(const std::string& ip, const std::string& url, uint16_t status, uint32_t size)
+    {
+        lines.emplace_back(ip, url, status, size);
+    }
+};
+
+} // namespace
+
+TEST_F(AdcHttpApps, ErrorStatusesFailTheRequestWithTheStatusAsReason)
+{
+    Lan lan = MakeLan(1, 1);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 100);
+    StatusScript script{{404, 503, 301, 200}};
+    srv->SetResponseCallback(MakeCallback(&StatusScript::Choose, &script));
+    ResponseLog resp;
+    srv->TraceConnectWithoutContext("Response", MakeCallback(&ResponseLog::On, &resp));
+    Ptr<AdcHttpClient> cli =
+        Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 4, 0.1);
+    Records rec;
+    rec.Attach(cli);
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    ASSERT_EQ(rec.done.size(), 4u);
+    EXPECT_EQ(rec.done[0].outcome, AdcRequestOutcome::FAILED);
+    EXPECT_EQ(rec.done[0].reason, "http-status-404");
+    EXPECT_EQ(rec.done[0].status, 404);
+    EXPECT_EQ(rec.done[1].reason, "http-status-503");
+    EXPECT_EQ(rec.done[1].status, 503);
+    // a 3xx ends the request COMPLETED, like a 2xx
+    EXPECT_EQ(rec.done[2].outcome, AdcRequestOutcome::COMPLETED);
+    EXPECT_EQ(rec.done[2].reason, "");
+    EXPECT_EQ(rec.done[2].status, 301);
+    EXPECT_EQ(rec.done[3].outcome, AdcRequestOutcome::COMPLETED);
+    // the script replaced the whole head, Server included:
+    // "HTTP/1.1 404 Scripted\r\n" 23 + "Content-Length: 0\r\n" 19 + 2
+    EXPECT_EQ(rec.done[0].responseBytes, 44u);
+    // "HTTP/1.1 200 OK\r\n" 17 + 11 + "Content-Length: 100\r\n" 21 + 2, and the body
+    EXPECT_EQ(rec.done[3].responseBytes, 51u + 100u);
+    EXPECT_EQ(cli->GetRequestsFailed(), 2u);
+    EXPECT_EQ(cli->GetRequestsCompleted(), 2u);
+    // error statuses do not close a persistent connection; every answer counts as served
+    EXPECT_EQ(cli->GetConnectionsOpened(), 1u);
+    EXPECT_EQ(srv->GetRequestsServed(), 4u);
+    ASSERT_EQ(resp.lines.size(), 4u);
+    const std::vector<uint16_t> statuses = {404, 503, 301, 200};
+    const std::vector<uint32_t> sizes = {0, 0, 0, 100};
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(std::get<0>(resp.lines[i]), "");
+        EXPECT_EQ(std::get<1>(resp.lines[i]), rec.done[i].url);
+        EXPECT_EQ(std::get<2>(resp.lines[i]), statuses[i]);
+        EXPECT_EQ(std::get<3>(resp.lines[i]), sizes[i]);
+    }
+    ExpectBalanced(cli);
+}
+
+// REQ: CRD-12
+TEST_F(AdcHttpApps, VaryByClientIpAnswersForTheHeaderClientOrThePeer)
+{
+    Lan lan = MakeLan(1, 1);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 10);
+    srv->SetAttribute("VaryByClientIp", BooleanValue(true));
+    ResponseLog resp;
+    srv->TraceConnectWithoutContext("Response", MakeCallback(&ResponseLog::On, &resp));
+    RawPeer peer;
+    peer.toSend = "GET /a HTTP/1.1\r\nX-Forwarded-For: 10.1.0.5\r\n\r\n"
+                  "GET /b HTTP/1.1\r\nConnection: close\r\n\r\n";
+    Simulator::Schedule(Seconds(1),
+                        &RawPeer::Connect,
+                        &peer,
+                        lan.clients.Get(0),
+                        InetSocketAddress(lan.ServerIp(0), 80));
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    // the first for the client named by the header, the second (no header) for the TCP peer
+    const std::string expected = "HTTP/1.1 200 OK\r\nServer: s\r\nX-Client-IP: 10.1.0.5\r\n"
+                                 "Vary: X-Forwarded-For\r\nContent-Length: 10\r\n\r\n" +
+                                 std::string(10, '\0') +
+                                 "HTTP/1.1 200 OK\r\nServer: s\r\nX-Client-IP: 10.1.1.1\r\n"
+                                 "Vary: X-Forwarded-For\r\nContent-Length: 10\r\n"
+                                 "Connection: close\r\n\r\n" +
+                                 std::string(10, '\0');
+    EXPECT_EQ(peer.rx, expected);
+    using R = std::tuple<std::string, std::string, uint16_t, uint32_t>;
+    EXPECT_EQ(resp.lines, (std::vector<R>{{"10.1.0.5", "/a", 200, 10}, {"", "/b", 200, 10}}));
+}
+
+TEST_F(AdcHttpApps, ResponseCallbackOverridesVaryAndCanChangeTheSize)
+{
+    Lan lan = MakeLan(1, 1);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 10);
+    srv->SetAttribute("VaryByClientIp", BooleanValue(true));
+    srv->SetResponseCallback(MakeCallback(
+        +[](const AdcHttpMessage& req, const std::string& ip, AdcHttpMessage& resp, uint32_t& n) {
+            resp.SetHeader("X-Seen", ip + " " + req.GetTarget());
+            n = 3;
+        }));
+    RawPeer peer;
+    peer.toSend = "GET /a HTTP/1.1\r\nX-Forwarded-For: 192.0.2.1\r\nConnection: close\r\n\r\n";
+    Simulator::Schedule(Seconds(1),
+                        &RawPeer::Connect,
+                        &peer,
+                        lan.clients.Get(0),
+                        InetSocketAddress(lan.ServerIp(0), 80));
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    EXPECT_EQ(peer.rx,
+              "HTTP/1.1 200 OK\r\nServer: s\r\nX-Seen: 192.0.2.1 /a\r\nContent-Length: 3\r\n"
+              "Connection: close\r\n\r\n" +
+                  std::string(3, '\0'));
+}
+
+TEST_F(AdcHttpApps, RecordPathComesFromViaAndXCache)
+{
+    Lan lan = MakeLan(1, 1);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 100);
+    srv->SetResponseCallback(MakeCallback(&ViaChain));
+    Ptr<AdcHttpClient> cli =
+        Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 1, 0.1);
+    Records rec;
+    rec.Attach(cli);
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    ASSERT_EQ(rec.done.size(), 1u);
+    EXPECT_EQ(rec.done[0].path, "1.1 L2NS3, 1.1 CRS1, 1.1 L2NS2; X-Cache: MISS");
+    EXPECT_EQ(rec.done[0].outcome, AdcRequestOutcome::COMPLETED);
+}
+
+TEST(AdcHttpClientPath, FormatOfResponsePath)
+{
+    AdcHttpMessage m = AdcHttpMessage::MakeResponse(200, "OK");
+    EXPECT_EQ(AdcHttpClient::ResponsePath(m), "");
+    m.SetHeader("X-Cache", "HIT");
+    EXPECT_EQ(AdcHttpClient::ResponsePath(m), "X-Cache: HIT");
+    m.AddHeader("X-Cache", "MISS");
+    EXPECT_EQ(AdcHttpClient::ResponsePath(m), "X-Cache: HIT, MISS");
+    AdcHttpMessage v = AdcHttpMessage::MakeResponse(200, "OK");
+    v.AddHeader("Via", "1.1 a");
+    v.AddHeader("Via", "");
+    v.AddHeader("Via", "1.0 b, 1.1 c");
+    EXPECT_EQ(AdcHttpClient::ResponsePath(v), "1.1 a, 1.0 b, 1.1 c");
+    v.AddHeader("x-cache", "MISS");
+    EXPECT_EQ(AdcHttpClient::ResponsePath(v), "1.1 a, 1.0 b, 1.1 c; X-Cache: MISS");
 }

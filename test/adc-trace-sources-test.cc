@@ -16,11 +16,15 @@
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-lb-method.h"
+#include "ns3/adc-path-tracer.h"
 #include "ns3/adc-persistence-table.h"
+#include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/adc-trace-helper.h"
 #include "ns3/core-module.h"
+#include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"
+#include "ns3/crd-lower-tier.h"
 #include "ns3/network-module.h"
 
 #include <functional>
@@ -178,6 +182,58 @@ AllCases()
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Miss", CrdCacheStore, KeyTracedCallback),
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Evict", CrdCacheStore, EvictTracedCallback),
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Reject", CrdCacheStore, RejectTracedCallback),
+        ADC_TRACE(AdcHttpServer, AdcHttpServer, "Response", AdcHttpServer, ResponseTracedCallback),
+        ADC_TRACE(CrdCacheServer,
+                  CrdCacheServer,
+                  "AccessLog",
+                  CrdCacheServer,
+                  AccessLogTracedCallback),
+        ADC_TRACE(CrdCacheServer, CrdCacheServer, "Hit", CrdCacheServer, LookupTracedCallback),
+        ADC_TRACE(CrdCacheServer, CrdCacheServer, "Miss", CrdCacheServer, LookupTracedCallback),
+        ADC_TRACE(CrdCacheServer,
+                  CrdCacheServer,
+                  "OriginFetch",
+                  CrdCacheServer,
+                  OriginFetchTracedCallback),
+        ADC_TRACE(CrdCacheServer, CrdCacheServer, "Drop", CrdCacheServer, DropTracedCallback),
+        ADC_TRACE(AdcPolicyRouting,
+                  AdcPolicyRouting,
+                  "RuleMatch",
+                  AdcPolicyRouting,
+                  RuleMatchTracedCallback),
+        ADC_TRACE(AdcPolicyRouting, AdcPolicyRouting, "Drop", AdcPolicyRouting, DropTracedCallback),
+        ADC_TRACE(AdcPathTracer, AdcPathTracer, "Leg", AdcPathTracer, LegTracedCallback),
+        ADC_TRACE(AdcPathTracer, AdcPathTracer, "Drop", AdcPathTracer, DropTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "Decision",
+                  CrdLowerTierAppliance,
+                  DecisionTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "Intercept",
+                  CrdLowerTierAppliance,
+                  InterceptTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "PortAllocated",
+                  CrdLowerTierAppliance,
+                  PortAllocatedTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "PortExhausted",
+                  CrdLowerTierAppliance,
+                  PortExhaustedTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "BackendFailure",
+                  CrdLowerTierAppliance,
+                  BackendFailureTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "Drop",
+                  CrdLowerTierAppliance,
+                  DropTracedCallback),
     };
 }
 
