@@ -389,6 +389,8 @@ main(int argc, char* argv[])
     cmd.AddValue("run", "RNG run number", s.run);
     cmd.Parse(argc, argv);
 
+    // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
     try
     {
         std::filesystem::create_directories(s.outputDir);

@@ -10,6 +10,7 @@ requests-MAGLEV.csv -> MAGLEV):
   requests-*.csv     (per-request log)                             -> latency-cdf.png,
                                                                       outcomes.png
   load-*.csv         (variant,target,requests[,bytes])            -> load.png
+  hitratio-*.csv     (time_s,hits,misses,hit_ratio)               -> hit-ratio.png
 Files that are absent are skipped; the figures are deterministic for the same CSV input.
 """
 import csv
@@ -116,6 +117,24 @@ def plot_load(files, out):
     plt.close(fig)
 
 
+def plot_hit_ratio(files, out):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for path in files:
+        rows = read_rows(path)
+        t = [float(r["time_s"]) for r in rows if int(r["hits"]) + int(r["misses"]) > 0]
+        ratio = [float(r["hit_ratio"]) for r in rows if int(r["hits"]) + int(r["misses"]) > 0]
+        if t:
+            ax.plot(t, ratio, label=variant(path, "hitratio"), linewidth=1.2, marker=".")
+    ax.set_xlabel("simulated time (s)")
+    ax.set_ylabel("cache hit ratio (per second)")
+    ax.set_ylim(0, 1)
+    ax.set_title("Cache hit ratio over time")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.savefig(out)
+    plt.close(fig)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -125,7 +144,8 @@ def main():
     kinds = [("throughput", plot_throughput, "throughput.png"),
              ("requests", plot_latency, "latency-cdf.png"),
              ("requests", plot_outcomes, "outcomes.png"),
-             ("load", plot_load, "load.png")]
+             ("load", plot_load, "load.png"),
+             ("hitratio", plot_hit_ratio, "hit-ratio.png")]
     for prefix, fn, png in kinds:
         files = sorted(d.glob(prefix + "-*.csv"))
         if files:

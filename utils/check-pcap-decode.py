@@ -2,10 +2,12 @@
 """Check that a pcap written by an experiment decodes as the real protocols in Wireshark.
 
 Usage: check-pcap-decode.py PCAP FILTER[=MIN] [FILTER[=MIN] ...]
+PCAP may be a glob pattern: the first file matching it (in sorted order) is read.
 Each FILTER is a Wireshark display filter; at least MIN packets (default 1) must match it
 (tshark, from Debian's tshark package, does the decoding). Also fails when tshark reports
 malformed packets ("_ws.malformed") or checksum errors flagged as bad.
 """
+import glob
 import shutil
 import subprocess
 import sys
@@ -24,7 +26,12 @@ def main():
     if shutil.which("tshark") is None:
         print("tshark is not installed (apt-get install tshark)")
         return 1
-    pcap, checks = sys.argv[1], sys.argv[2:]
+    matches = sorted(glob.glob(sys.argv[1]))
+    if not matches:
+        print(f"no pcap file matches {sys.argv[1]}")
+        return 1
+    pcap, checks = matches[0], sys.argv[2:]
+    print(f"reading {pcap}")
     failed = False
     for check in checks + ["_ws.malformed=0=max", "tcp.checksum.status == 0=0=max"]:
         parts = check.rsplit("=", 2) if check.endswith("=max") else check.rsplit("=", 1)

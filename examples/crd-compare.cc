@@ -1,0 +1,399 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * crd-compare: the project's main experiment. An ISP with thousands of clients behind N-tier
+ * cache redirection (NetScaler appliances in two tiers in front of cache servers and an
+ * origin), comparing redirection strategies on the same client load:
+ *
+ *   two-tier-ROUNDROBIN        the lower tier picks caches round robin
+ *   two-tier-LEASTCONNECTION   ... by fewest open connections
+ *   two-tier-URLHASH           ... by URL hash (each cache holds a share of the catalogue)
+ *   one-tier-URLHASH           no upper tier: the router balances over the lower tier
+ *   two-tier-URLHASH-failure   a lower-tier appliance fails mid-run
+ *
+ * Output in --outputDir, per variant V: requests-V.csv (one row per request: client, URL,
+ * latency, outcome, the Via path with X-Cache), throughput-V.csv (aggregate client goodput per
+ * interval), hitratio-V.csv (cache hits and misses per second), load-V.csv (requests per lower
+ * appliance and per cache); then summary.csv (one row per variant) and pcap/ (one link of the
+ * first variant, --pcapLink). ./adc run draws throughput.png, latency-cdf.png, outcomes.png,
+ * hit-ratio.png and load.png from them.
+ */
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-http-client.h"
+#include "ns3/adc-http-helper.h"
+#include "ns3/adc-trace-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/crd-topology-helper.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The experiment's settings, all settable from the command line.
+struct Settings
+{
+    uint32_t accessNets{100};
+    uint32_t clientsPerNet{20};
+    uint32_t upper{2};
+    uint32_t lower{4};
+    uint32_t caches{3};
+    double duration{10};
+    double rate{0.1};
+    uint32_t objectSize{50000};
+    double zipf{0.8};
+    uint32_t catalogue{2000};
+    double cacheable{0.9};
+    uint64_t cacheCapacity{20000000};
+    bool persistent{true};
+    std::string variants{"two-tier-ROUNDROBIN,two-tier-LEASTCONNECTION,two-tier-URLHASH,"
+                         "one-tier-URLHASH,two-tier-URLHASH-failure"};
+    uint32_t failLower{1};
+    double failAt{-1};
+    std::string pcapLink{"router-origin"};
+    bool pcap{true};
+    std::string outputDir{"results/crd-compare"};
+    uint32_t seed{1};
+    uint32_t run{1};
+};
+
+/// One variant: tiers, the lower tier's cache method, and whether an appliance fails.
+struct Variant
+{
+    std::string name;
+    uint32_t upper;
+    std::string method;
+    bool failure;
+};
+
+/// Parse "two-tier-URLHASH-failure" and friends.
+Variant
+ParseVariant(const std::string& text, const Settings& s)
+{
+    Variant v{text, s.upper, "", false};
+    std::string rest = text;
+    if (rest.rfind("two-tier-", 0) == 0)
+    {
+        rest = rest.substr(9);
+    }
+    else if (rest.rfind("one-tier-", 0) == 0)
+    {
+        v.upper = 0;
+        rest = rest.substr(9);
+    }
+    else
+    {
+        throw AdcConfigError("crd-compare: variant '" + text +
+                             "' must start with two-tier- or one-tier-, then a cache method "
+                             "(ROUNDROBIN, LEASTCONNECTION, URLHASH, DESTINATIONIPHASH), "
+                             "optionally -failure");
+    }
+    const std::string suffix = "-failure";
+    if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix)
+    {
+        v.failure = true;
+        rest = rest.substr(0, rest.size() - suffix.size());
+    }
+    v.method = rest;
+    return v;
+}
+
+/// Cache hits and misses per second of simulated time.
+class HitCounter : public SimpleRefCount<HitCounter>
+{
+  public:
+    void Hit(const std::string&, const std::string&)
+    {
+        Bucket().first++;
+    }
+
+    void Miss(const std::string&, const std::string&)
+    {
+        Bucket().second++;
+    }
+
+    void Write(const std::string& file, double until) const
+    {
+        std::ofstream out(file);
+        out << "time_s,hits,misses,hit_ratio\n" << std::fixed << std::setprecision(4);
+        for (uint32_t sec = 0; sec < static_cast<uint32_t>(until); ++sec)
+        {
+            auto it = m_buckets.find(sec);
+            const uint64_t h = it == m_buckets.end() ? 0 : it->second.first;
+            const uint64_t m = it == m_buckets.end() ? 0 : it->second.second;
+            out << sec + 1 << ',' << h << ',' << m << ',' << (h + m ? double(h) / (h + m) : 0.0)
+                << '\n';
+        }
+    }
+
+    uint64_t Hits() const
+    {
+        uint64_t n = 0;
+        for (const auto& [sec, hm] : m_buckets)
+        {
+            n += hm.first;
+        }
+        return n;
+    }
+
+    uint64_t Misses() const
+    {
+        uint64_t n = 0;
+        for (const auto& [sec, hm] : m_buckets)
+        {
+            n += hm.second;
+        }
+        return n;
+    }
+
+  private:
+    std::pair<uint64_t, uint64_t>& Bucket()
+    {
+        return m_buckets[static_cast<uint32_t>(Simulator::Now().GetSeconds())];
+    }
+
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> m_buckets;
+};
+
+double
+Percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(p * v.size()));
+    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+/// One row of summary.csv.
+struct Summary
+{
+    std::string variant;
+    uint64_t sent{0};
+    uint64_t completed{0};
+    uint64_t failed{0};
+    double hitRatio{0};
+    double meanMs{0};
+    double p95Ms{0};
+    double goodputMbps{0};
+    double maxLowerShare{0};
+};
+
+Summary
+RunOne(const Settings& s, const Variant& v, bool withPcap)
+{
+    RngSeedManager::SetSeed(s.seed);
+    RngSeedManager::SetRun(s.run);
+
+    Ptr<CrdTopologyHelper> helper = CreateObject<CrdTopologyHelper>();
+    helper->GetIspHelper()->SetAttribute("NumAccessNetworks", UintegerValue(s.accessNets));
+    helper->GetIspHelper()->SetAttribute("ClientsPerAccessNetwork", UintegerValue(s.clientsPerNet));
+    helper->SetAttribute("NumUpper", UintegerValue(v.upper));
+    helper->SetAttribute("NumLower", UintegerValue(s.lower));
+    helper->SetAttribute("NumCaches", UintegerValue(s.caches));
+    helper->SetAttribute("CacheLbMethod", StringValue(v.method));
+    helper->SetAttribute("CacheCapacity", UintegerValue(s.cacheCapacity));
+    helper->SetAttribute("ObjectSize", UintegerValue(s.objectSize));
+    CrdTopology topo = helper->Build();
+
+    AdcHttpClientHelper clientHelper(InetSocketAddress(topo.originAddress, 80));
+    clientHelper.SetAttribute("Persistent", BooleanValue(s.persistent));
+    clientHelper.SetAttribute("ZipfExponent", DoubleValue(s.zipf));
+    clientHelper.SetAttribute("CatalogueSize", UintegerValue(s.catalogue));
+    clientHelper.SetAttribute("CacheableFraction", DoubleValue(s.cacheable));
+    std::ostringstream iat;
+    iat << "ns3::ExponentialRandomVariable[Mean=" << 1.0 / s.rate << "]";
+    clientHelper.SetAttribute("InterRequestTime", StringValue(iat.str()));
+    clientHelper.SetAttribute("RequestTimeout", TimeValue(Seconds(8)));
+    clientHelper.SetAttribute("RequestStopTime", TimeValue(Seconds(s.duration)));
+    ApplicationContainer clients = clientHelper.Install(topo.isp.GetClients());
+    clientHelper.AssignStreams(topo.isp.GetClients(), 100);
+    clients.Start(Seconds(1));
+    clients.Stop(Seconds(s.duration + 9));
+
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    log->SetAttribute("FileName", StringValue(s.outputDir + "/requests-" + v.name + ".csv"));
+    Ptr<AdcThroughputSampler> sampler = CreateObject<AdcThroughputSampler>();
+    sampler->SetAttribute("Interval", TimeValue(MilliSeconds(500)));
+    sampler->SetAttribute("FileName", StringValue(s.outputDir + "/throughput-" + v.name + ".csv"));
+    for (uint32_t i = 0; i < clients.GetN(); ++i)
+    {
+        log->Watch(clients.Get(i));
+        sampler->WatchApplication(clients.Get(i), "client" + std::to_string(i));
+    }
+    sampler->Start(Seconds(0), Seconds(s.duration + 9));
+    Ptr<HitCounter> hits = Create<HitCounter>();
+    for (const auto& cache : topo.cacheApps)
+    {
+        cache->TraceConnectWithoutContext("Hit", MakeCallback(&HitCounter::Hit, hits));
+        cache->TraceConnectWithoutContext("Miss", MakeCallback(&HitCounter::Miss, hits));
+    }
+    if (v.failure)
+    {
+        const double at = s.failAt > 0 ? s.failAt : s.duration / 2;
+        CrdTopologyHelper::ScheduleLowerFailure(topo, s.failLower, Seconds(at));
+    }
+    if (withPcap)
+    {
+        std::filesystem::create_directories(s.outputDir + "/pcap");
+        topo.EnablePcap(s.outputDir + "/pcap/crd", s.pcapLink);
+    }
+
+    Simulator::Stop(Seconds(s.duration + 10));
+    Simulator::Run();
+
+    Summary sum;
+    sum.variant = v.name;
+    sum.sent = log->GetSent();
+    sum.completed = log->GetCompleted();
+    sum.failed = log->GetFailed();
+    const uint64_t h = hits->Hits();
+    const uint64_t m = hits->Misses();
+    sum.hitRatio = h + m ? double(h) / (h + m) : 0;
+    const std::vector<double> lat = log->GetCompletedLatenciesMs();
+    if (!lat.empty())
+    {
+        sum.meanMs = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
+    }
+    sum.p95Ms = Percentile(lat, 0.95);
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < clients.GetN(); ++i)
+    {
+        bytes += DynamicCast<AdcHttpClient>(clients.Get(i))->GetBytesReceived();
+    }
+    sum.goodputMbps = bytes * 8.0 / s.duration / 1e6;
+
+    std::ofstream load(s.outputDir + "/load-" + v.name + ".csv");
+    load << "variant,target,requests,bytes\n";
+    uint64_t lowerTotal = 0;
+    uint64_t lowerMax = 0;
+    for (uint32_t j = 0; j < topo.lowerApps.size(); ++j)
+    {
+        const uint64_t n = topo.lowerApps[j]->GetClientRequests();
+        lowerTotal += n;
+        lowerMax = std::max(lowerMax, n);
+        load << v.name << ',' << topo.lowerNames[j] << ',' << n << ",0\n";
+    }
+    for (uint32_t c = 0; c < topo.cacheApps.size(); ++c)
+    {
+        load << v.name << ',' << topo.cacheNames[c] << ',' << topo.cacheApps[c]->GetRequestsServed()
+             << ",0\n";
+    }
+    sum.maxLowerShare = lowerTotal ? double(lowerMax) / lowerTotal : 0;
+    hits->Write(s.outputDir + "/hitratio-" + v.name + ".csv", s.duration + 10);
+
+    const bool balanced = log->CheckAccounting();
+    const std::string accounting = log->Summary();
+    Simulator::Destroy();
+    if (!balanced)
+    {
+        NS_FATAL_ERROR("request accounting broken in " << v.name << ": " << accounting);
+    }
+    return sum;
+}
+
+std::vector<std::string>
+Split(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (!item.empty())
+        {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Settings s;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("N-tier cache redirection at ISP scale: cache methods, one vs two tiers, and a "
+              "lower-tier appliance failing mid-run.");
+    cmd.AddValue("accessNets", "access networks", s.accessNets);
+    cmd.AddValue("clientsPerNet", "clients per access network", s.clientsPerNet);
+    cmd.AddValue("upper", "upper-tier appliances in two-tier variants", s.upper);
+    cmd.AddValue("lower", "lower-tier appliances", s.lower);
+    cmd.AddValue("caches", "cache servers", s.caches);
+    cmd.AddValue("duration", "seconds during which clients issue requests", s.duration);
+    cmd.AddValue("rate", "requests per second per client (Poisson)", s.rate);
+    cmd.AddValue("objectSize", "object size in bytes", s.objectSize);
+    cmd.AddValue("zipf", "Zipf exponent of object popularity", s.zipf);
+    cmd.AddValue("catalogue", "distinct objects", s.catalogue);
+    cmd.AddValue("cacheable", "fraction of cacheable requests", s.cacheable);
+    cmd.AddValue("cacheCapacity", "bytes per cache server", s.cacheCapacity);
+    cmd.AddValue("persistent", "persistent client connections", s.persistent);
+    cmd.AddValue("variants",
+                 "comma-separated: {two,one}-tier-{ROUNDROBIN,LEASTCONNECTION,URLHASH,"
+                 "DESTINATIONIPHASH}[-failure]",
+                 s.variants);
+    cmd.AddValue("failLower",
+                 "index of the lower appliance that fails in -failure variants",
+                 s.failLower);
+    cmd.AddValue("failAt", "when it fails (s; default: half the duration)", s.failAt);
+    cmd.AddValue("pcapLink",
+                 "link to capture in the first variant (e.g. router-origin, "
+                 "switch-CRS1, L1NS1-L2NS2)",
+                 s.pcapLink);
+    cmd.AddValue("pcap", "write the pcap", s.pcap);
+    cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
+    cmd.AddValue("seed", "RNG seed", s.seed);
+    cmd.AddValue("run", "RNG run number", s.run);
+    cmd.Parse(argc, argv);
+
+    // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    try
+    {
+        std::filesystem::create_directories(s.outputDir);
+        std::vector<Variant> variants;
+        for (const auto& text : Split(s.variants))
+        {
+            variants.push_back(ParseVariant(text, s));
+        }
+        std::vector<Summary> rows;
+        for (std::size_t i = 0; i < variants.size(); ++i)
+        {
+            std::cerr << "crd-compare: " << variants[i].name << " ..." << std::endl;
+            rows.push_back(RunOne(s, variants[i], s.pcap && i == 0));
+        }
+        std::ofstream out(s.outputDir + "/summary.csv");
+        out << "variant,sent,completed,failed,hit_ratio,mean_ms,p95_ms,goodput_mbps,"
+               "max_lower_share\n"
+            << std::fixed << std::setprecision(3);
+        for (const auto& r : rows)
+        {
+            out << r.variant << ',' << r.sent << ',' << r.completed << ',' << r.failed << ','
+                << r.hitRatio << ',' << r.meanMs << ',' << r.p95Ms << ',' << r.goodputMbps << ','
+                << r.maxLowerShare << '\n';
+        }
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "configuration error: " << e.what() << std::endl;
+        return 2;
+    }
+    return 0;
+}
