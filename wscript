@@ -17,14 +17,17 @@ ADC_SOURCES = [
     'model/adc-policy-routing.cc',
     'model/adc-port-range.cc',
     'model/adc-request-record.cc',
+    'model/adc-tcp-relay.cc',
     'model/crd-cache-server.cc',
     'model/crd-cache-store.cc',
     'model/crd-lower-tier.cc',
+    'model/ilb-appliance.cc',
     'helper/adc-http-helper.cc',
     'helper/adc-path-tracer.cc',
     'helper/adc-topology-helper.cc',
     'helper/adc-trace-helper.cc',
     'helper/crd-topology-helper.cc',
+    'helper/ilb-helper.cc',
 ]
 
 ADC_HEADERS = [
@@ -41,14 +44,17 @@ ADC_HEADERS = [
     'model/adc-policy-routing.h',
     'model/adc-port-range.h',
     'model/adc-request-record.h',
+    'model/adc-tcp-relay.h',
     'model/crd-cache-server.h',
     'model/crd-cache-store.h',
     'model/crd-lower-tier.h',
+    'model/ilb-appliance.h',
     'helper/adc-http-helper.h',
     'helper/adc-path-tracer.h',
     'helper/adc-topology-helper.h',
     'helper/adc-trace-helper.h',
     'helper/crd-topology-helper.h',
+    'helper/ilb-helper.h',
 ]
 
 ADC_TEST_SOURCES = [
@@ -63,6 +69,7 @@ ADC_TEST_SOURCES = [
     'test/adc-persistence-table-test.cc',
     'test/adc-policy-routing-test.cc',
     'test/adc-port-range-test.cc',
+    'test/adc-tcp-relay-test.cc',
     'test/adc-topology-helper-test.cc',
     'test/adc-trace-helper-test.cc',
     'test/adc-trace-sources-test.cc',
@@ -70,6 +77,9 @@ ADC_TEST_SOURCES = [
     'test/crd-cache-store-test.cc',
     'test/crd-flows-test.cc',
     'test/crd-lower-tier-test.cc',
+    'test/crd-scale-test.cc',
+    'test/ilb-appliance-test.cc',
+    'test/ilb-helper-test.cc',
 ]
 
 ADC_NS3_MODULES = ['core', 'network', 'internet', 'point-to-point', 'csma', 'applications']

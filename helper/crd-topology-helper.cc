@@ -21,6 +21,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ns3
 {
@@ -291,7 +292,30 @@ CrdTopologyHelper::GetTypeId()
                           "Failed probes before a target is DOWN.",
                           UintegerValue(2),
                           MakeUintegerAccessor(&CrdTopologyHelper::m_monitorRetries),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("LowerTierMode",
+                          "What runs on the lower appliances: PROXY (CrdLowerTierAppliance, the "
+                          "seed's cache redirection) or RELAY (a bare AdcTcpRelay to the origin "
+                          "with USIP and the appliance's port range; caches unused), a baseline.",
+                          EnumValue(CrdTopologyHelper::PROXY),
+                          MakeEnumAccessor(&CrdTopologyHelper::m_lowerMode),
+                          MakeEnumChecker(CrdTopologyHelper::PROXY,
+                                          "PROXY",
+                                          CrdTopologyHelper::RELAY,
+                                          "RELAY"))
+            .AddAttribute("UpperTierMode",
+                          "What the upper appliances are: APPLIANCE (sessionless balancing and "
+                          "PBR) or ROUTER (plain routers: upper i statically routes the origin "
+                          "and client prefixes to lower i mod NumLower), a baseline. ROUTER "
+                          "needs NumUpper >= 1; with PROXY, CacheableRule NONE; and, when the "
+                          "upper routers lead to several lower appliances, RouterBalanceMethod "
+                          "SOURCEIPHASH (or hash-ip) with OriginBalanceMethod DESTINATIONIPHASH.",
+                          EnumValue(CrdTopologyHelper::APPLIANCE),
+                          MakeEnumAccessor(&CrdTopologyHelper::m_upperMode),
+                          MakeEnumChecker(CrdTopologyHelper::APPLIANCE,
+                                          "APPLIANCE",
+                                          CrdTopologyHelper::ROUTER,
+                                          "ROUTER"));
     return tid;
 }
 
@@ -306,7 +330,9 @@ CrdTopologyHelper::CrdTopologyHelper()
       m_missGatewayOffset(2),
       m_monitorLower(true),
       m_monitorCaches(true),
-      m_monitorRetries(2)
+      m_monitorRetries(2),
+      m_lowerMode(PROXY),
+      m_upperMode(APPLIANCE)
 {
     // The seed's figures: one client (client A) behind the router.
     m_isp->SetAttribute("NumAccessNetworks", UintegerValue(1));
@@ -367,7 +393,7 @@ CrdTopologyHelper::Validate() const
 {
     const AdcPortRange whole = AdcPortRange::Parse(m_portRange);
     MakeLowerRanges(m_lowerRanges, m_numLower, whole);
-    if (m_numCaches == 0 && m_cacheableRule != CrdLowerTierAppliance::NONE)
+    if (m_numCaches == 0 && m_cacheableRule != CrdLowerTierAppliance::NONE && m_lowerMode == PROXY)
     {
         throw AdcConfigError("CrdTopologyHelper: NumCaches is 0 while CacheableRule sends "
                              "requests to caches: add cache servers or set CacheableRule NONE");
@@ -389,6 +415,52 @@ CrdTopologyHelper::Validate() const
                                        "CacheLbMethod",
                                        m_cacheMethod,
                                        allowed);
+    }
+    if (m_upperMode == ROUTER)
+    {
+        ValidateRouterMode();
+    }
+}
+
+void
+CrdTopologyHelper::ValidateRouterMode() const
+{
+    if (m_numUpper == 0)
+    {
+        throw AdcConfigError("CrdTopologyHelper: UpperTierMode ROUTER with NumUpper 0: there is "
+                             "no upper tier to replace by routers; set NumUpper >= 1 or "
+                             "UpperTierMode APPLIANCE");
+    }
+    if (m_lowerMode == PROXY && m_cacheableRule != CrdLowerTierAppliance::NONE)
+    {
+        throw AdcConfigError("CrdTopologyHelper: UpperTierMode ROUTER with LowerTierMode PROXY "
+                             "needs CacheableRule NONE (given: a rule that sends requests to "
+                             "caches): a cache miss reaches the origin through a miss gateway, "
+                             "and plain routers cannot route its response back there by port; "
+                             "set CacheableRule NONE or LowerTierMode RELAY");
+    }
+    if (std::min(m_numUpper, m_numLower) < 2)
+    {
+        return; // every upper router leads to the same lower appliance
+    }
+    auto upper = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
+            return static_cast<char>(std::toupper(c));
+        });
+        return s;
+    };
+    const std::string router = upper(m_routerMethod);
+    if ((router != "SOURCEIPHASH" && router != "HASH-IP") ||
+        upper(m_originMethod) != "DESTINATIONIPHASH")
+    {
+        throw AdcConfigError(
+            "CrdTopologyHelper: UpperTierMode ROUTER with " + std::to_string(m_numUpper) +
+            " upper routers leading to different lower appliances needs RouterBalanceMethod "
+            "SOURCEIPHASH (or hash-ip) and OriginBalanceMethod DESTINATIONIPHASH (given: '" +
+            m_routerMethod + "' and '" + m_originMethod +
+            "'): static routes cannot pick the lower appliance by port, so a client's requests "
+            "and the origin's responses must cross the same upper router, which hashing the "
+            "client IP on both sides guarantees");
     }
 }
 
@@ -589,7 +661,7 @@ CrdTopologyHelper::InstallRoutes(CrdTopology& t)
 
     // Upper tier: PBR by destination-port range for the origin's return traffic, then the
     // sessionless virtual server of service type ANY on '*' for everything from the router.
-    for (uint32_t i = 0; i < m_numUpper; ++i)
+    for (uint32_t i = 0; m_upperMode == APPLIANCE && i < m_numUpper; ++i)
     {
         Ptr<AdcPolicyRouting> p = AddPolicy(t.upper.Get(i));
         t.upperRouting.push_back(p);
@@ -616,6 +688,10 @@ CrdTopologyHelper::InstallRoutes(CrdTopology& t)
             r.nextHops.push_back(hop(ul[i][j].ifA, ul[i][j].addrB, t.lowerNames[j]));
         }
         t.balanceRule = p->AddRule(r);
+    }
+    if (m_upperMode == ROUTER)
+    {
+        RouteUpperRouters(t, ul);
     }
 
     // Lower tier: intercept client HTTP from upstream, cache misses from the switch, and the
@@ -685,6 +761,34 @@ CrdTopologyHelper::InstallRoutes(CrdTopology& t)
 }
 
 void
+CrdTopologyHelper::RouteUpperRouters(CrdTopology& t, const std::vector<std::vector<Link>>& ul)
+{
+    // Plain forwarding: requests to the origin and the origin's responses to clients both go
+    // to one lower appliance; the default route (to the router) stays for everything else.
+    for (uint32_t i = 0; i < m_numUpper; ++i)
+    {
+        const Link& l = ul[i][i % m_numLower];
+        Ptr<Ipv4StaticRouting> routes = Static(t.upper.Get(i));
+        routes->AddNetworkRouteTo(kOriginNet, kOriginMask, l.addrB, l.ifA);
+        routes->AddNetworkRouteTo(kClientNet, kClientMask, l.addrB, l.ifA);
+    }
+}
+
+void
+CrdTopologyHelper::InstallRelays(CrdTopology& t)
+{
+    for (uint32_t j = 0; j < m_numLower; ++j)
+    {
+        Ptr<AdcTcpRelay> relay = CreateObject<AdcTcpRelay>();
+        relay->SetAttribute("Port", UintegerValue(kHttpPort));
+        relay->SetAttribute("PortRange", StringValue(t.lowerRanges[j].ToString()));
+        relay->SetRouting(t.lowerRouting[j]);
+        t.lower.Get(j)->AddApplication(relay);
+        t.relayApps.push_back(relay);
+    }
+}
+
+void
 CrdTopologyHelper::InstallApplications(CrdTopology& t)
 {
     t.originApp = CreateObject<AdcHttpServer>();
@@ -703,6 +807,11 @@ CrdTopologyHelper::InstallApplications(CrdTopology& t)
         t.cacheApps.push_back(cache);
     }
 
+    if (m_lowerMode == RELAY)
+    {
+        InstallRelays(t);
+        return;
+    }
     for (uint32_t j = 0; j < m_numLower; ++j)
     {
         Ptr<CrdLowerTierAppliance> app = CreateObject<CrdLowerTierAppliance>();
@@ -740,7 +849,7 @@ CrdTopologyHelper::InstallMonitors(CrdTopology& t)
     {
         // Each balancer of the lower tier (the upper appliances, or the router) probes it.
         std::vector<std::pair<Ptr<Node>, Ptr<AdcPolicyRouting>>> balancers;
-        for (uint32_t i = 0; i < m_numUpper; ++i)
+        for (uint32_t i = 0; i < t.upperRouting.size(); ++i) // none when they are routers
         {
             balancers.emplace_back(t.upper.Get(i), t.upperRouting[i]);
         }
@@ -761,7 +870,7 @@ CrdTopologyHelper::InstallMonitors(CrdTopology& t)
             t.upperMonitors.push_back(m);
         }
     }
-    if (m_monitorCaches && m_numCaches > 0)
+    if (m_monitorCaches && m_numCaches > 0 && m_lowerMode == PROXY) // relays use no cache
     {
         for (uint32_t j = 0; j < m_numLower; ++j)
         {

@@ -13,6 +13,7 @@
 #include "ns3/adc-path-tracer.h"
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/adc-tcp-relay.h"
 #include "ns3/adc-topology-helper.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-lower-tier.h"
@@ -53,19 +54,21 @@ struct CrdTopology
     std::vector<Ipv4Address> cacheAddresses; //!< cache servers' addresses
     std::vector<uint32_t> missGateway;       //!< per cache: the lower appliance its misses cross
 
-    std::vector<Ptr<CrdLowerTierAppliance>> lowerApps; //!< the lower tier's proxies
+    std::vector<Ptr<CrdLowerTierAppliance>> lowerApps; //!< the lower tier's proxies (PROXY mode)
+    std::vector<Ptr<AdcTcpRelay>> relayApps;           //!< the lower tier's relays (RELAY mode)
     std::vector<Ptr<CrdCacheServer>> cacheApps;        //!< the cache servers
     Ptr<AdcHttpServer> originApp;                      //!< the origin's HTTP server
 
     Ptr<AdcPolicyRouting> routerRouting;             //!< policy routes on the router
-    std::vector<Ptr<AdcPolicyRouting>> upperRouting; //!< per upper appliance
+    std::vector<Ptr<AdcPolicyRouting>> upperRouting; //!< per upper appliance (none: ROUTER)
     std::vector<Ptr<AdcPolicyRouting>> lowerRouting; //!< per lower appliance
     Ptr<AdcPolicyRouting> switchRouting;             //!< cache switch (miss gateways)
     Ptr<AdcPolicyRouting> originRouting;             //!< origin (return traffic to the tier)
     /// Index of the rule that balances client traffic: on each upper appliance, or on the
-    /// router in one-tier mode.
+    /// router in one-tier mode (unused in UpperTierMode ROUTER).
     uint32_t balanceRule{0};
-    std::vector<uint32_t> pbrRules; //!< per lower appliance: its PBR rule (upper tier or router)
+    /// Per lower appliance: its PBR rule (upper tier or router); empty in UpperTierMode ROUTER.
+    std::vector<uint32_t> pbrRules;
 
     std::vector<Ptr<AdcHealthMonitor>> upperMonitors; //!< per upper: probes the lower tier
     std::vector<Ptr<AdcHealthMonitor>> lowerMonitors; //!< per lower: probes the caches
@@ -105,10 +108,42 @@ struct CrdTopology
  *
  * With NumUpper = 0 (one tier), the router balances client traffic over the lower tier and
  * holds the policy-based routes itself.
+ *
+ * Baselines for benchmarks replace a tier by something plainer, with client traffic taking
+ * the same links:
+ * - "LowerTierMode" RELAY: each lower appliance runs a bare AdcTcpRelay instead of the proxy.
+ *   Client traffic is intercepted by the same rules and relayed, unparsed, to the origin from
+ *   the client IP (USIP) and a port of that appliance's range, so the origin's responses come
+ *   back by the same policy-based routes. The caches are built but get no traffic, and the
+ *   lower tier does not monitor them.
+ * - "UpperTierMode" ROUTER: the upper appliances are plain ns-3 routers: no policy routing,
+ *   no health monitoring, only static routes: upper i sends the origin prefix and the client
+ *   prefix to lower appliance i mod NumLower (so only the first min(NumUpper, NumLower) lower
+ *   appliances get traffic). Static routes cannot choose by port, so the origin's response
+ *   for a client must cross the upper router its requests crossed: when the upper routers
+ *   lead to more than one lower appliance, the router must spread clients by SOURCEIPHASH
+ *   (or hash-ip) and the origin by DESTINATIONIPHASH, which pick the same upper for a client
+ *   IP. ROUTER needs NumUpper >= 1, and with LowerTierMode PROXY it needs CacheableRule NONE
+ *   (a cache miss reaches the origin through a miss gateway that need not be the lower
+ *   appliance the upper router leads to). Other combinations are an AdcConfigError.
  */
 class CrdTopologyHelper : public Object
 {
   public:
+    /// What runs on the lower-tier appliances.
+    enum LowerTierMode
+    {
+        PROXY, //!< CrdLowerTierAppliance, the seed's transparent cache-redirection proxy
+        RELAY  //!< AdcTcpRelay: bytes copied to the origin, nothing else (a baseline)
+    };
+
+    /// What the upper-tier appliances are.
+    enum UpperTierMode
+    {
+        APPLIANCE, //!< sessionless balancing and PBR (AdcPolicyRouting), the seed's upper tier
+        ROUTER     //!< plain routers with static routes (a baseline)
+    };
+
     /// \return the TypeId
     static TypeId GetTypeId();
     CrdTopologyHelper();
@@ -165,6 +200,8 @@ class CrdTopologyHelper : public Object
     void InstallApplications(CrdTopology& t);
     /// Install the health monitors.
     void InstallMonitors(CrdTopology& t);
+    /// Check the settings of UpperTierMode ROUTER (AdcConfigError on a combination that fails).
+    void ValidateRouterMode() const;
 
     /// A point-to-point link between two nodes with the next /30 of the fabric block.
     struct Link
@@ -178,6 +215,10 @@ class CrdTopologyHelper : public Object
 
     /// \return a new link named \p name between \p a and \p b
     Link Connect(CrdTopology& t, const std::string& name, Ptr<Node> a, Ptr<Node> b);
+    /// UpperTierMode ROUTER: static routes of upper i to lower i mod NumLower over \p ul.
+    void RouteUpperRouters(CrdTopology& t, const std::vector<std::vector<Link>>& ul);
+    /// LowerTierMode RELAY: a relay on every lower appliance.
+    void InstallRelays(CrdTopology& t);
 
     Ptr<AdcIspTopologyHelper> m_isp; //!< the ISP part
     uint32_t m_numUpper;             //!< upper-tier appliances
@@ -203,6 +244,8 @@ class CrdTopologyHelper : public Object
     Time m_monitorTimeout;        //!< probe timeout
     uint32_t m_monitorRetries;    //!< failures before DOWN
     uint32_t m_nextLink{0};       //!< next /30 of the fabric block
+    LowerTierMode m_lowerMode;    //!< proxy or bare relay
+    UpperTierMode m_upperMode;    //!< appliances or plain routers
 };
 
 } // namespace ns3

@@ -20,11 +20,13 @@
 #include "ns3/adc-persistence-table.h"
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/adc-tcp-relay.h"
 #include "ns3/adc-trace-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"
 #include "ns3/crd-lower-tier.h"
+#include "ns3/ilb-appliance.h"
 #include "ns3/network-module.h"
 
 #include <functional>
@@ -234,6 +236,22 @@ AllCases()
                   "Drop",
                   CrdLowerTierAppliance,
                   DropTracedCallback),
+        ADC_TRACE(IlbAppliance, IlbAppliance, "RuleMatch", IlbAppliance, RuleMatchTracedCallback),
+        ADC_TRACE(IlbAppliance,
+                  IlbAppliance,
+                  "ServerChosen",
+                  IlbAppliance,
+                  ServerChosenTracedCallback),
+        ADC_TRACE(IlbAppliance, IlbAppliance, "Rewrite", IlbAppliance, RewriteTracedCallback),
+        ADC_TRACE(IlbAppliance, IlbAppliance, "Drop", IlbAppliance, DropTracedCallback),
+        ADC_TRACE(IlbAppliance,
+                  IlbAppliance,
+                  "NatExhausted",
+                  IlbAppliance,
+                  NatExhaustedTracedCallback),
+        ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Accept", AdcTcpRelay, AcceptTracedCallback),
+        ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Relayed", AdcTcpRelay, RelayedTracedCallback),
+        ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Closed", AdcTcpRelay, ClosedTracedCallback),
     };
 }
 

@@ -720,3 +720,43 @@ TEST(CrdTopologyConfig, BadSettingsAreClearErrors)
     });
     EXPECT_EQ(m, "");
 }
+
+TEST_F(CrdFlows, CacheFailureIsDetectedAndRoutedAround)
+{
+    Ptr<CrdTopologyHelper> h = SeedHelper();
+    h->SetAttribute("CacheLbMethod", StringValue("ROUNDROBIN"));
+    h->GetIspHelper()->SetAttribute("ClientsPerAccessNetwork", UintegerValue(6));
+    stopAt = 20;
+    Build(h);
+    CrdTopologyHelper::ScheduleCacheFailure(topo, 0, Seconds(3));
+    for (uint32_t i = 0; i < clients.size(); ++i)
+    {
+        for (uint32_t k = 0; k < 20; ++k)
+        {
+            Simulator::Schedule(Seconds(2 + 0.5 * k + 0.01 * i),
+                                &Issue,
+                                clients[i],
+                                "/obj/" + std::to_string(k));
+        }
+    }
+    Run();
+    EXPECT_EQ(Sent(), clients.size() * 20u);
+    EXPECT_EQ(Ended(), Sent());
+    // Once every lower appliance's monitor marked CRS1 down (2 failed probes, 1 s apart), no
+    // request is sent to it and none fails.
+    uint32_t failedLate = 0;
+    for (const auto& r : rec.done)
+    {
+        if (r.outcome == AdcRequestOutcome::FAILED)
+        {
+            EXPECT_FALSE(r.reason.empty());
+            failedLate += r.start.GetSeconds() > 7.0;
+        }
+    }
+    EXPECT_EQ(failedLate, 0u);
+    for (const auto& app : topo.lowerApps)
+    {
+        EXPECT_FALSE(app->GetCacheLb()->GetBackend(0).up);
+        EXPECT_TRUE(app->GetCacheLb()->GetBackend(1).up);
+    }
+}

@@ -62,6 +62,7 @@ def plot_packets(files, out):
         xs = [k + (i - 0.5) * width for k in range(len(topos))]
         bars = ax.bar(xs, counts[d], width=width, label=d)
         ax.bar_label(bars, fontsize=8)
+    ax.set_ylim(0, max(counts["request"] + counts["response"] + [1]) * 1.2)
     ax.set_xticks(list(range(len(topos))), topos)
     ax.set_ylabel("packets through the ILB")
     ax.set_title("Packets through the ILB per direction\n"
@@ -84,12 +85,15 @@ def plot_seen(files, clients_by_topo, out):
     xs = list(range(len(topos)))
     b1 = ax.bar(xs, own, label="clients' own addresses")
     b2 = ax.bar(xs, other, bottom=own, label="other addresses (NAT source range)")
-    ax.bar_label(b1, label_type="center", fontsize=8)
-    ax.bar_label(b2, label_type="center", fontsize=8)
+    ax.bar_label(b1, labels=[str(v) if v else "" for v in own], label_type="center", fontsize=8)
+    ax.bar_label(b2, labels=[str(v) if v else "" for v in other], label_type="center",
+                 fontsize=8)
+    top = max([a + b for a, b in zip(own, other)] + [1])
+    ax.set_ylim(0, top * 1.3)
     ax.set_xticks(xs, topos)
     ax.set_ylabel("distinct client addresses seen by the servers")
     ax.set_title("What the back-ends see as the client")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper right")
     fig.savefig(out)
     plt.close(fig)
 

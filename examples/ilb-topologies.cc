@@ -1,0 +1,479 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ilb-topologies: the same client load through the Integrated Load Balancer in its three
+ * topologies (seed 001): DSR, Half-NAT and Full-NAT, one run each with the same seed.
+ *
+ * Clients fetch 20 kB objects over HTTP/1.1 (one connection per request, Poisson arrivals)
+ * from the VIP; the ILB spreads the connections over the back-end pool. What differs between
+ * the topologies is what the ILB rewrites and which way the responses go:
+ * - DSR: only the destination MAC; servers own the VIP and answer the clients directly, so
+ *   no response packet crosses the ILB (unless --ilbIsRouter), and servers see client IPs;
+ * - Half-NAT: destination IP and port; responses come back through the ILB, which restores
+ *   the VIP as their source; servers see client IPs;
+ * - Full-NAT: source too; servers see the NAT source addresses only.
+ *
+ * Output in --outputDir, per topology TOPO: requests-TOPO.csv (one row per request),
+ * throughput-TOPO.csv (clients' received bytes per interval), load-TOPO.csv (requests and bytes
+ * per server, adc-plot.py's format), ilb-TOPO.csv (packets and bytes through the ILB per
+ * direction, from its client-side port and from the appliance's counters), seen-TOPO.csv (the
+ * client addresses each server saw, from its access log); summary.csv (one row per topology);
+ * pcap/TOPO-client-side-*.pcap and pcap/TOPO-server-lan-*.pcap (first topology, or all with
+ * --pcapAll). Plots: utils/ilb-plot.py and utils/adc-plot.py on the directory.
+ */
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-http-client.h"
+#include "ns3/adc-http-helper.h"
+#include "ns3/adc-http-server.h"
+#include "ns3/adc-trace-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/ilb-appliance.h"
+#include "ns3/ilb-helper.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("IlbTopologies");
+
+namespace
+{
+
+/// The experiment's settings, all settable from the command line.
+struct Settings
+{
+    uint32_t clients{10};
+    uint32_t servers{3};
+    double duration{10};
+    double rate{2};
+    uint32_t objectSize{20000};
+    std::string topologies{"DSR,HALF_NAT,FULL_NAT"};
+    std::string algorithm{"roundrobin"};
+    bool ipv6{false};
+    bool ilbIsRouter{false};
+    uint32_t serverPort{0};
+    std::string natRange{"10.200.0.1-10.200.0.4"};
+    std::string natRange6{"fd00:200::1-fd00:200::4"};
+    std::string natPorts{"1024-65535"};
+    bool sticky{false};
+    uint32_t stickyPrefix{32};
+    std::string healthCheck{"TCP"};
+    int32_t failServer{-1};
+    double failAt{5};
+    double timeout{4};
+    bool pcap{true};
+    bool pcapAll{false};
+    std::string outputDir{"results/ilb-topologies"};
+    uint32_t seed{1};
+    uint32_t run{1};
+};
+
+/// What the servers' access logs and the ILB's ports recorded during one run.
+struct Observed
+{
+    std::vector<std::map<std::string, uint64_t>> seen; //!< per server: peer IP -> requests
+    uint64_t requestPackets{0};                        //!< frames into the ILB from clients
+    uint64_t requestBytes{0};                          //!< their bytes
+    uint64_t responsePackets{0};                       //!< frames out of the ILB to clients
+    uint64_t responseBytes{0};                         //!< their bytes
+};
+
+void
+OnAccess(Observed* o,
+         uint32_t server,
+         const std::string& peerIp,
+         const std::string&,
+         const std::string&,
+         Time)
+{
+    o->seen[server][peerIp]++;
+}
+
+void
+OnRequestFrame(Observed* o, Ptr<const Packet> p)
+{
+    o->requestPackets++;
+    o->requestBytes += p->GetSize();
+}
+
+void
+OnResponseFrame(Observed* o, Ptr<const Packet> p)
+{
+    o->responsePackets++;
+    o->responseBytes += p->GetSize();
+}
+
+double
+Percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(p * v.size()));
+    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+/// One row of summary.csv.
+struct Summary
+{
+    std::string topology;
+    uint64_t sent{0};
+    uint64_t completed{0};
+    uint64_t failed{0};
+    double meanMs{0};
+    double p95Ms{0};
+    Observed obs;
+    IlbAppliance::Counters rule;
+    uint64_t natExhausted{0};
+    uint64_t distinctSeen{0};
+};
+
+std::vector<std::string>
+Split(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (!item.empty())
+        {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
+/// \throw AdcConfigError for a name that is not a topology or health check
+void
+CheckNames(const Settings& s)
+{
+    const std::vector<std::string> topos{"DSR", "HALF_NAT", "FULL_NAT"};
+    for (const auto& t : Split(s.topologies))
+    {
+        if (std::find(topos.begin(), topos.end(), t) == topos.end())
+        {
+            throw AdcConfigError::NotOneOf("ilb-topologies", "--topologies", t, topos);
+        }
+    }
+    const std::vector<std::string> checks{"NONE", "PING", "TCP", "UDP"};
+    if (std::find(checks.begin(), checks.end(), s.healthCheck) == checks.end())
+    {
+        throw AdcConfigError::NotOneOf("ilb-topologies", "--healthCheck", s.healthCheck, checks);
+    }
+    if (s.stickyPrefix > 255)
+    {
+        throw AdcConfigError("ilb-topologies: --stickyPrefix " + std::to_string(s.stickyPrefix) +
+                             " is out of range; allowed 0..32 (IPv4) or 0..128 (IPv6)");
+    }
+    if (s.serverPort > 65535)
+    {
+        throw AdcConfigError("ilb-topologies: --serverPort " + std::to_string(s.serverPort) +
+                             " is out of range; allowed 0..65535");
+    }
+    if (s.rate <= 0 || s.duration <= 0 || s.timeout <= 0)
+    {
+        throw AdcConfigError("ilb-topologies: --rate, --duration and --timeout must be > 0");
+    }
+}
+
+Ptr<IlbHelper>
+MakeHelper(const Settings& s, const std::string& topology)
+{
+    Ptr<IlbHelper> h = CreateObject<IlbHelper>();
+    h->SetAttribute("NumClients", UintegerValue(s.clients));
+    h->SetAttribute("NumServers", UintegerValue(s.servers));
+    h->SetAttribute("Topology", StringValue(topology));
+    h->SetAttribute("Ipv6", BooleanValue(s.ipv6));
+    h->SetAttribute("Algorithm", StringValue(s.algorithm));
+    h->SetAttribute("IlbIsRouter", BooleanValue(s.ilbIsRouter));
+    // DSR cannot rewrite the port: its servers serve on the VIP port.
+    h->SetAttribute("ServerPort", UintegerValue(topology == "DSR" ? 0 : s.serverPort));
+    h->SetAttribute("NatSourceRange", StringValue(s.natRange));
+    h->SetAttribute("NatSourceRange6", StringValue(s.natRange6));
+    h->SetAttribute("NatPorts", StringValue(s.natPorts));
+    h->SetAttribute("Sticky", BooleanValue(s.sticky));
+    h->SetAttribute(s.ipv6 ? "StickyPrefix6" : "StickyPrefix", UintegerValue(s.stickyPrefix));
+    h->SetAttribute("HealthCheck", StringValue(s.healthCheck));
+    return h;
+}
+
+void
+WriteFiles(const Settings& s, const IlbTopology& t, const Summary& sum, ApplicationContainer srv)
+{
+    const std::string& topo = sum.topology;
+    {
+        AdcCsvWriter ilb(s.outputDir + "/ilb-" + topo + ".csv",
+                         {"topology", "source", "direction", "packets", "bytes"});
+        ilb.WriteRow({topo,
+                      "client-side-port",
+                      "request",
+                      std::to_string(sum.obs.requestPackets),
+                      std::to_string(sum.obs.requestBytes)});
+        ilb.WriteRow({topo,
+                      "client-side-port",
+                      "response",
+                      std::to_string(sum.obs.responsePackets),
+                      std::to_string(sum.obs.responseBytes)});
+        ilb.WriteRow({topo,
+                      "rule-counters",
+                      "in",
+                      std::to_string(sum.rule.packetsIn),
+                      std::to_string(sum.rule.bytesIn)});
+        ilb.WriteRow({topo,
+                      "rule-counters",
+                      "out",
+                      std::to_string(sum.rule.packetsOut),
+                      std::to_string(sum.rule.bytesOut)});
+    }
+    {
+        AdcCsvWriter seen(s.outputDir + "/seen-" + topo + ".csv",
+                          {"topology", "server", "peer_ip", "requests"});
+        for (uint32_t i = 0; i < t.GetNServers(); ++i)
+        {
+            for (const auto& [peer, n] : sum.obs.seen[i]) // std::map: sorted by address text
+            {
+                seen.WriteRow({topo, t.serverNames[i], peer, std::to_string(n)});
+            }
+        }
+    }
+    AdcCsvWriter load(s.outputDir + "/load-" + topo + ".csv",
+                      {"variant", "target", "requests", "bytes"});
+    for (uint32_t i = 0; i < t.GetNServers(); ++i)
+    {
+        uint64_t requests = 0;
+        for (const auto& [peer, n] : sum.obs.seen[i])
+        {
+            requests += n;
+        }
+        Ptr<AdcHttpServer> app = DynamicCast<AdcHttpServer>(srv.Get(i));
+        load.WriteRow({topo,
+                       t.serverNames[i],
+                       std::to_string(requests),
+                       std::to_string(app->GetBytesSent())});
+    }
+}
+
+Summary
+RunOne(const Settings& s, const std::string& topology, bool withPcap)
+{
+    RngSeedManager::SetSeed(s.seed);
+    RngSeedManager::SetRun(s.run);
+
+    IlbTopology t = MakeHelper(s, topology)->Build();
+    Summary sum;
+    sum.topology = topology;
+    sum.obs.seen.resize(t.GetNServers());
+
+    AdcHttpServerHelper serverHelper(t.serverPort);
+    serverHelper.SetAttribute("ObjectSize", UintegerValue(s.objectSize));
+    ApplicationContainer srv;
+    for (uint32_t i = 0; i < t.GetNServers(); ++i)
+    {
+        serverHelper.SetAttribute("ServerName", StringValue(t.serverNames[i]));
+        ApplicationContainer a = serverHelper.Install(t.servers.Get(i));
+        a.Get(0)->TraceConnectWithoutContext("AccessLog",
+                                             MakeBoundCallback(&OnAccess, &sum.obs, i));
+        srv.Add(a);
+    }
+    srv.Start(Seconds(0));
+
+    // One connection per request, so every request is a new flow for the ILB to balance.
+    AdcHttpClientHelper clientHelper(t.GetVipSocketAddress());
+    clientHelper.SetAttribute("Persistent", BooleanValue(false));
+    std::ostringstream iat;
+    iat << "ns3::ExponentialRandomVariable[Mean=" << 1.0 / s.rate << "]";
+    clientHelper.SetAttribute("InterRequestTime", StringValue(iat.str()));
+    clientHelper.SetAttribute("RequestTimeout", TimeValue(Seconds(s.timeout)));
+    clientHelper.SetAttribute("RequestStopTime", TimeValue(Seconds(1 + s.duration)));
+    ApplicationContainer clients = clientHelper.Install(t.clients);
+    clientHelper.AssignStreams(t.clients, 100);
+    clients.Start(Seconds(1));
+    const Time end = Seconds(1 + s.duration + s.timeout + 1);
+    clients.Stop(end);
+
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    log->SetAttribute("FileName", StringValue(s.outputDir + "/requests-" + topology + ".csv"));
+    Ptr<AdcThroughputSampler> sampler = CreateObject<AdcThroughputSampler>();
+    sampler->SetAttribute("Interval", TimeValue(MilliSeconds(500)));
+    sampler->SetAttribute("FileName",
+                          StringValue(s.outputDir + "/throughput-" + topology + ".csv"));
+    for (uint32_t i = 0; i < clients.GetN(); ++i)
+    {
+        log->Watch(clients.Get(i));
+        sampler->WatchApplication(clients.Get(i), t.NameOf(t.clients.Get(i)));
+    }
+    sampler->Start(Seconds(0), end);
+
+    // The ILB's client-side port: requests come in on it, responses (when they cross the
+    // ILB at all) go out on it.
+    Ptr<NetDevice> port = t.GetIlbClientSideDevice();
+    port->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&OnRequestFrame, &sum.obs));
+    port->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&OnResponseFrame, &sum.obs));
+
+    if (s.failServer >= 0)
+    {
+        IlbHelper::ScheduleServerFailure(t, static_cast<uint32_t>(s.failServer), Seconds(s.failAt));
+    }
+    if (withPcap)
+    {
+        std::filesystem::create_directories(s.outputDir + "/pcap");
+        t.EnablePcap(s.outputDir + "/pcap/" + topology, "client-side");
+        t.EnablePcap(s.outputDir + "/pcap/" + topology, "server-lan");
+    }
+
+    Simulator::Stop(end + Seconds(1));
+    Simulator::Run();
+
+    sum.sent = log->GetSent();
+    sum.completed = log->GetCompleted();
+    sum.failed = log->GetFailed();
+    const std::vector<double>& lat = log->GetCompletedLatenciesMs();
+    if (!lat.empty())
+    {
+        sum.meanMs = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
+    }
+    sum.p95Ms = Percentile(lat, 0.95);
+    sum.rule = t.appliance->GetRuleCounters(t.rule);
+    sum.natExhausted = t.appliance->GetNatExhausted(t.rule);
+    std::set<std::string> distinct;
+    for (const auto& m : sum.obs.seen)
+    {
+        for (const auto& [peer, n] : m)
+        {
+            distinct.insert(peer);
+        }
+    }
+    sum.distinctSeen = distinct.size();
+    WriteFiles(s, t, sum, srv);
+    log->Close();
+    sampler->Close();
+
+    const bool balanced = log->CheckAccounting();
+    const std::string accounting = log->Summary();
+    Simulator::Destroy();
+    if (!balanced)
+    {
+        NS_FATAL_ERROR("request accounting broken for " << topology << ": " << accounting);
+    }
+    std::cerr << "ilb-topologies: " << topology << ": " << accounting << std::endl;
+    return sum;
+}
+
+void
+WriteSummary(const Settings& s, const std::vector<Summary>& rows)
+{
+    AdcCsvWriter out(s.outputDir + "/summary.csv",
+                     {"topology",
+                      "sent",
+                      "completed",
+                      "failed",
+                      "mean_ms",
+                      "p95_ms",
+                      "ilb_request_packets",
+                      "ilb_response_packets",
+                      "ilb_request_bytes",
+                      "ilb_response_bytes",
+                      "rule_packets_in",
+                      "rule_packets_out",
+                      "rule_connections",
+                      "rule_drops",
+                      "nat_exhausted",
+                      "distinct_client_addresses_seen"});
+    for (const auto& r : rows)
+    {
+        out.WriteRow({r.topology,
+                      std::to_string(r.sent),
+                      std::to_string(r.completed),
+                      std::to_string(r.failed),
+                      AdcCsvWriter::FormatFixed(r.meanMs, 3),
+                      AdcCsvWriter::FormatFixed(r.p95Ms, 3),
+                      std::to_string(r.obs.requestPackets),
+                      std::to_string(r.obs.responsePackets),
+                      std::to_string(r.obs.requestBytes),
+                      std::to_string(r.obs.responseBytes),
+                      std::to_string(r.rule.packetsIn),
+                      std::to_string(r.rule.packetsOut),
+                      std::to_string(r.rule.connections),
+                      std::to_string(r.rule.drops),
+                      std::to_string(r.natExhausted),
+                      std::to_string(r.distinctSeen)});
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Settings s;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("The same HTTP client load through the Integrated Load Balancer in DSR, Half-NAT "
+              "and Full-NAT: packets through the ILB, what the servers see, latency.");
+    cmd.AddValue("clients", "clients (one point-to-point link each)", s.clients);
+    cmd.AddValue("servers", "back-end servers on the server LAN", s.servers);
+    cmd.AddValue("duration", "seconds during which clients issue requests", s.duration);
+    cmd.AddValue("rate", "requests per second per client (Poisson)", s.rate);
+    cmd.AddValue("objectSize", "response body bytes", s.objectSize);
+    cmd.AddValue("topologies", "comma-separated: DSR, HALF_NAT, FULL_NAT", s.topologies);
+    cmd.AddValue("algorithm",
+                 "server selection; allowed: " +
+                     AdcConfigError::JoinAllowed(IlbHelper::GetAlgorithmNames()),
+                 s.algorithm);
+    cmd.AddValue("ipv6", "IPv6 VIP and clients", s.ipv6);
+    cmd.AddValue("ilbIsRouter",
+                 "the ILB is the servers' gateway (DSR responses cross it)",
+                 s.ilbIsRouter);
+    cmd.AddValue("serverPort",
+                 "servers' port in the NAT topologies (0: the VIP port)",
+                 s.serverPort);
+    cmd.AddValue("natRange", "Full-NAT IPv4 source range", s.natRange);
+    cmd.AddValue("natRange6", "Full-NAT IPv6 source range", s.natRange6);
+    cmd.AddValue("natPorts", "Full-NAT source ports", s.natPorts);
+    cmd.AddValue("sticky", "sticky sessions", s.sticky);
+    cmd.AddValue("stickyPrefix", "sticky prefix length", s.stickyPrefix);
+    cmd.AddValue("healthCheck", "NONE, PING, TCP or UDP", s.healthCheck);
+    cmd.AddValue("failServer", "index of a server that fails (-1: none)", s.failServer);
+    cmd.AddValue("failAt", "when it fails (s)", s.failAt);
+    cmd.AddValue("timeout", "client request timeout (s)", s.timeout);
+    cmd.AddValue("pcap", "write pcaps of the client side and the server LAN", s.pcap);
+    cmd.AddValue("pcapAll", "pcaps for every topology (default: the first only)", s.pcapAll);
+    cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
+    cmd.AddValue("seed", "RNG seed", s.seed);
+    cmd.AddValue("run", "RNG run number", s.run);
+    cmd.Parse(argc, argv);
+
+    try
+    {
+        CheckNames(s);
+        std::filesystem::create_directories(s.outputDir);
+        const std::vector<std::string> topologies = Split(s.topologies);
+        std::vector<Summary> rows;
+        for (std::size_t i = 0; i < topologies.size(); ++i)
+        {
+            std::cerr << "ilb-topologies: " << topologies[i] << " ..." << std::endl;
+            rows.push_back(RunOne(s, topologies[i], s.pcap && (i == 0 || s.pcapAll)));
+        }
+        WriteSummary(s, rows);
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "configuration error: " << e.what() << std::endl;
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,146 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * CRD at scale: the seed's ISPs serve gigabytes per second of cached data. A scaled-down
+ * scenario (200 clients, a small catalogue of large cacheable objects, persistent connections)
+ * on the full N-tier topology must carry more than 1 Gbps of simulated throughput to the
+ * clients, with every request accounted for.
+ */
+
+#include "ns3/adc-http-client.h"
+#include "ns3/adc-trace-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/crd-topology-helper.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+class CrdScale : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+        // The test uses full-size segments; later tests in this process get ns-3's default.
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(536));
+    }
+};
+
+} // namespace
+
+// REQ: CRD-13
+TEST_F(CrdScale, CachedObjectsReachTheClientsAtMoreThanOneGbps)
+{
+    // Offered load: 200 clients x 4 requests/s x 250 kB = 1.6 Gbps, inside the access LANs
+    // (40 x 1 Gbps CSMA, 5 clients each) and the appliance links (10 Gbps and more).
+    const uint32_t accessNets = 40;
+    const uint32_t perNet = 5;
+    const uint32_t objectSize = 250000;
+    const uint32_t catalogue = 10;
+    const Time warmAt = Seconds(0.1);
+    const Time start = Seconds(0.5);
+    const Time windowStart = Seconds(0.55);
+    const Time windowEnd = Seconds(0.85);
+    const Time stopRequests = Seconds(0.85);
+    const Time stopClients = Seconds(1.6);
+
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    Ptr<CrdTopologyHelper> h = CreateObject<CrdTopologyHelper>();
+    h->GetIspHelper()->SetAttribute("NumAccessNetworks", UintegerValue(accessNets));
+    h->GetIspHelper()->SetAttribute("ClientsPerAccessNetwork", UintegerValue(perNet));
+    h->SetAttribute("ObjectSize", UintegerValue(objectSize));
+    // URLHASH: every lower appliance sends an object to the same cache, which holds its copy.
+    h->SetAttribute("CacheLbMethod", StringValue("URLHASH"));
+    CrdTopology topo = h->Build();
+
+    auto makeClient = [&](uint32_t i) {
+        Ptr<AdcHttpClient> c = CreateObject<AdcHttpClient>();
+        c->SetAttribute("Remote", AddressValue(InetSocketAddress(topo.originAddress, 80)));
+        c->SetAttribute("Persistent", BooleanValue(true));
+        c->SetAttribute("CatalogueSize", UintegerValue(catalogue));
+        c->SetAttribute("CacheableFraction", DoubleValue(1.0));
+        c->SetStopTime(stopClients);
+        topo.isp.GetClient(i)->AddApplication(c);
+        return c;
+    };
+    // Warm-up: one request per object fills the caches (one miss each) before the load. The
+    // requests are 2 ms apart: a fresh node queues only 3 packets while it resolves its
+    // gateway's MAC address (ArpCache PendingQueueSize), and drops the rest.
+    Ptr<AdcHttpClient> warm = makeClient(0);
+    warm->SetAttribute("MaxConnections", UintegerValue(catalogue));
+    warm->SetAttribute("InterRequestTime",
+                       StringValue("ns3::ConstantRandomVariable[Constant=1e9]"));
+    warm->SetStartTime(warmAt);
+    for (uint32_t k = 1; k <= catalogue; ++k)
+    {
+        Simulator::Schedule(warmAt + MilliSeconds(2 * k),
+                            [warm, k]() { warm->IssueRequest("/obj/" + std::to_string(k)); });
+    }
+
+    Ptr<AdcThroughputSampler> sampler = CreateObject<AdcThroughputSampler>();
+    std::vector<Ptr<AdcHttpClient>> clients;
+    for (uint32_t i = 0; i < topo.isp.GetNClients(); ++i)
+    {
+        Ptr<AdcHttpClient> c = makeClient(i);
+        c->SetAttribute("MaxConnections", UintegerValue(2));
+        c->SetAttribute("InterRequestTime",
+                        StringValue("ns3::ExponentialRandomVariable[Mean=0.25]"));
+        c->SetAttribute("RequestStopTime", TimeValue(stopRequests));
+        c->SetStartTime(start);
+        c->AssignStreams(100 + 2 * i);
+        sampler->WatchApplication(c, "client" + std::to_string(i));
+        clients.push_back(c);
+    }
+    uint64_t windowBytes = 0;
+    sampler->TraceConnectWithoutContext(
+        "Sample",
+        Callback<void, Time, const std::string&, const std::string&, uint64_t, double>(
+            [&windowBytes](Time, const std::string& name, const std::string&, uint64_t b, double) {
+                if (name == AdcThroughputSampler::AGGREGATE_NAME)
+                {
+                    windowBytes += b;
+                }
+            }));
+    sampler->Start(windowStart, windowEnd);
+
+    // After the clients' stop, so that StopApplication ends whatever is still open.
+    Simulator::Stop(stopClients + MilliSeconds(1));
+    Simulator::Run();
+
+    uint64_t sent = 0;
+    uint64_t completed = 0;
+    uint64_t failed = 0;
+    for (const auto& c : clients)
+    {
+        sent += c->GetRequestsSent();
+        completed += c->GetRequestsCompleted();
+        failed += c->GetRequestsFailed();
+    }
+    uint64_t hits = 0;
+    uint64_t misses = 0;
+    for (const auto& cache : topo.cacheApps)
+    {
+        hits += cache->GetHits();
+        misses += cache->GetMisses();
+    }
+    const double gbps = windowBytes * 8.0 / (windowEnd - windowStart).GetSeconds() / 1e9;
+    RecordProperty("aggregate_gbps", std::to_string(gbps));
+
+    EXPECT_GT(gbps, 1.0) << "bytes in the window: " << windowBytes;
+    // About 200 x 4/s x 0.35 s = 280 requests; every one ends, and none fails at this load.
+    EXPECT_GT(sent, 200u);
+    EXPECT_EQ(sent, completed + failed);
+    EXPECT_EQ(failed, 0u);
+    EXPECT_EQ(warm->GetRequestsCompleted(), catalogue);
+    // Served from the caches: the warm-up missed each object once, the load only hit.
+    EXPECT_EQ(misses, catalogue);
+    EXPECT_EQ(hits, completed);
+}
