@@ -22,6 +22,7 @@ ADC_SOURCES = [
     'model/crd-cache-store.cc',
     'model/crd-lower-tier.cc',
     'model/ilb-appliance.cc',
+    'model/ilb-nat-table.cc',
     'helper/adc-http-helper.cc',
     'helper/adc-path-tracer.cc',
     'helper/adc-topology-helper.cc',
@@ -49,6 +50,7 @@ ADC_HEADERS = [
     'model/crd-cache-store.h',
     'model/crd-lower-tier.h',
     'model/ilb-appliance.h',
+    'model/ilb-nat-table.h',
     'helper/adc-http-helper.h',
     'helper/adc-path-tracer.h',
     'helper/adc-topology-helper.h',
@@ -80,6 +82,7 @@ ADC_TEST_SOURCES = [
     'test/crd-scale-test.cc',
     'test/ilb-appliance-test.cc',
     'test/ilb-helper-test.cc',
+    'test/ilb-nat-table-test.cc',
 ]
 
 ADC_NS3_MODULES = ['core', 'network', 'internet', 'point-to-point', 'csma', 'applications']

@@ -14,8 +14,9 @@
  * For each: wall-clock seconds of Simulator::Run, simulated packets (every packet handed to a
  * device: MacTx of every device of every node, i.e. each hop of each packet), packets per
  * wall-clock second, simulated aggregate throughput (bytes the clients received from 50 ms
- * after the load began to its end, over that time), and the lower tier's
- * per-flow state (sampled every 10 ms: the peak, and per open connection at the peak).
+ * after the load began to its end, over that time), and the lower tier's per-flow state
+ * (sampled every 10 ms: the peak, and per open connection at the peak). The clients and all
+ * other random variables get fixed streams: a run gives the same packets, first or last.
  *
  * Ratios: upper tier = pps(3) / pps(2) (only the upper tier differs; target >= 0.9); lower
  * tier = pps(1) / pps(3) (only the lower tier differs; target >= 0.85). Run 1's throughput is
@@ -26,7 +27,7 @@
  *
  *   crd-bench [--accessNets=100] [--clientsPerNet=10] [--scale=1] [--duration=0.2]
  *             [--rate=8] [--objectSize=100000] [--catalogue=100] [--persistent=false]
- *             [--seed=1] [--run=1] [--runs=123] [--repeat=1] [--csv=FILE]
+ *             [--seed=1] [--run=1] [--runs=123] [--repeat=1] [--verbose] [--csv=FILE]
  */
 
 #include "ns3/adc-config-error.h"
@@ -254,7 +255,9 @@ RunOnce(const Settings& s, Result& r)
 
     const Time start = Seconds(0.5);
     const Time loadEnd = start + Seconds(s.duration);
-    const Time stop = loadEnd + Seconds(1); // requests in flight finish
+    // Requests in flight finish, even after a lost segment's retransmission timeout (1 s at
+    // least) or a lost SYN's retry (3 s; a fresh client's ARP queue holds only 3 packets).
+    const Time stop = loadEnd + Seconds(3);
     std::vector<Ptr<AdcHttpClient>> clients;
     for (uint32_t i = 0; i < topo.isp.GetNClients(); ++i)
     {

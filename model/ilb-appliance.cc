@@ -9,6 +9,7 @@
 #include "adc-config-error.h"
 #include "adc-lb-method.h"
 
+#include "ns3/boolean.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <tuple>
 
 namespace ns3
 {
@@ -739,6 +741,16 @@ IlbAppliance::GetTypeId()
                           TimeValue(Seconds(2)),
                           MakeTimeAccessor(&IlbAppliance::m_tcpTimeWait),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CompactIpv4Table",
+                          "true: IPv4 connections live in the compact IlbNatTable (GetNatTable; "
+                          "about 75 bytes per entry, all per-connection state included, idle "
+                          "times at millisecond granularity); false: in the AdcConnectionTable "
+                          "with the IPv6 ones (GetConnectionTable; about 300 bytes per entry). "
+                          "Set it before the first connection.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&IlbAppliance::SetCompactIpv4Table,
+                                              &IlbAppliance::GetCompactIpv4Table),
+                          MakeBooleanChecker())
             .AddTraceSource("RuleMatch",
                             "A request packet matched a rule (VIP, protocol, port).",
                             MakeTraceSourceAccessor(&IlbAppliance::m_ruleMatchTrace),
@@ -758,7 +770,12 @@ IlbAppliance::GetTypeId()
             .AddTraceSource("NatExhausted",
                             "A new FULL_NAT flow found every NAT source port in use.",
                             MakeTraceSourceAccessor(&IlbAppliance::m_natExhaustedTrace),
-                            "ns3::IlbAppliance::NatExhaustedTracedCallback");
+                            "ns3::IlbAppliance::NatExhaustedTracedCallback")
+            .AddTraceSource("ConnectionEnded",
+                            "A connection's entry went (either table): idle expiry, TCP end "
+                            "(RST, or TcpTimeWait after both FINs), server down, drain cut.",
+                            MakeTraceSourceAccessor(&IlbAppliance::m_connectionEndedTrace),
+                            "ns3::IlbAppliance::ConnectionEndedTracedCallback");
     return tid;
 }
 
@@ -775,6 +792,8 @@ IlbAppliance::IlbAppliance()
                                         MakeCallback(&IlbAppliance::ForgetFlow, this));
     m_table->TraceConnectWithoutContext("EntryRemoved",
                                         MakeCallback(&IlbAppliance::ForgetFlow, this));
+    m_nat = CreateObject<IlbNatTable>();
+    m_nat->SetRemoveCallback(MakeCallback(&IlbAppliance::ForgetNat, this));
 }
 
 IlbAppliance::~IlbAppliance()
@@ -818,7 +837,13 @@ IlbAppliance::DoDispose()
     m_natOwner.clear();
     m_natPorts.clear();
     m_flows.clear();
+    m_serverOwner.clear();
     m_table = nullptr;
+    if (m_nat)
+    {
+        m_nat->Dispose();
+        m_nat = nullptr;
+    }
     Object::DoDispose();
 }
 
@@ -1076,6 +1101,10 @@ IlbAppliance::AddRule(const IlbRule& rule)
             : (st.rule.protocol == AdcFlowKey::PROTO_TCP ? kTcpNatTimeout : kUdpNatTimeout);
     // Commit: indexes for the datapath.
     m_nServers += static_cast<uint32_t>(st.rule.servers.size());
+    for (uint32_t s = 0; s < st.rule.servers.size(); ++s)
+    {
+        m_serverOwner.emplace_back(index, s);
+    }
     m_byVip[st.rule.vip].push_back(index);
     if (st.rule.topology == IlbRule::HALF_NAT)
     {
@@ -1103,7 +1132,7 @@ void
 IlbAppliance::UpdateTableTimeouts()
 {
     // One table for all rules: it keeps entries as long as the longest NAT timeout of their
-    // protocol; shorter rule timeouts are enforced at lookup (LiveFlow).
+    // protocol; shorter rule timeouts are enforced at lookup (FindConn).
     Time tcp = kTcpNatTimeout;
     Time udp = kUdpNatTimeout;
     for (const RuleState& r : m_rules)
@@ -1113,6 +1142,8 @@ IlbAppliance::UpdateTableTimeouts()
     }
     m_table->SetAttribute("TcpIdleTimeout", TimeValue(tcp));
     m_table->SetAttribute("UdpIdleTimeout", TimeValue(udp));
+    m_nat->SetAttribute("TcpIdleTimeout", TimeValue(tcp));
+    m_nat->SetAttribute("UdpIdleTimeout", TimeValue(udp));
 }
 
 uint32_t
@@ -1224,7 +1255,8 @@ IlbAppliance::DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen)
         return;
     }
     // RemoveBackend walks the table's LRU lists: a deterministic order for the traces.
-    const uint32_t n = m_table->RemoveBackend(r.serverBase + server);
+    const uint32_t n =
+        m_nat->RemoveServer(r.serverBase + server) + m_table->RemoveBackend(r.serverBase + server);
     NS_LOG_LOGIC("rule " << r.rule.name << " server " << server << ": drained " << n);
     s.counters.drained += n;
     r.counters.drained += n;
@@ -1269,13 +1301,51 @@ uint32_t
 IlbAppliance::GetActiveConnections(uint32_t rule, uint32_t server) const
 {
     CheckIndex(rule, server, "GetActiveConnections");
-    return m_table->CountBackend(m_rules[rule].serverBase + server);
+    const uint32_t id = m_rules[rule].serverBase + server;
+    return m_nat->CountServer(id) + m_table->CountBackend(id);
 }
 
 Ptr<AdcConnectionTable>
 IlbAppliance::GetConnectionTable() const
 {
     return m_table;
+}
+
+Ptr<IlbNatTable>
+IlbAppliance::GetNatTable() const
+{
+    return m_nat;
+}
+
+void
+IlbAppliance::SetCompactIpv4Table(bool compact)
+{
+    if (compact != m_compactIpv4 && GetConnectionCount() != 0)
+    {
+        throw AdcConfigError("IlbAppliance: CompactIpv4Table '" +
+                             std::string(compact ? "true" : "false") + "' cannot change while " +
+                             std::to_string(GetConnectionCount()) +
+                             " connections exist; allowed only before the first connection");
+    }
+    m_compactIpv4 = compact;
+}
+
+bool
+IlbAppliance::GetCompactIpv4Table() const
+{
+    return m_compactIpv4;
+}
+
+bool
+IlbAppliance::UsesNat(const AdcFlowKey& k) const
+{
+    return m_compactIpv4 && k.src.IsV4();
+}
+
+uint32_t
+IlbAppliance::GetConnectionCount() const
+{
+    return (m_nat ? m_nat->GetSize() : 0) + (m_table ? m_table->GetSize() : 0);
 }
 
 Ptr<AdcPersistenceTable>
@@ -1372,7 +1442,7 @@ IlbAppliance::Print(std::ostream& os) const
             const IlbServer& srv = rule.servers[s];
             os << "   " << srv.name << " " << srv.address << ":" << srv.port
                << (r.servers[s].up ? " up" : " down") << (r.servers[s].enabled ? "" : " disabled")
-               << " active=" << m_table->CountBackend(r.serverBase + s) << "\n";
+               << " active=" << GetActiveConnections(i, s) << "\n";
         }
     }
 }
@@ -1448,25 +1518,22 @@ IlbAppliance::Process(const Ingress& in, const SendFn& send)
         return true;
     }
     const Time now = Simulator::Now();
-    if (AdcConnectionTable::Entry* e = m_table->LookupOriginal(in.flow, now))
+    Conn c;
+    if (FindConn(in.flow, false, now, c))
     {
-        Flow* f = LiveFlow(*e, now);
-        if (f && f->closed && in.flow.protocol == AdcFlowKey::PROTO_TCP &&
+        if ((*c.tcp & IlbNatTable::CLOSED) && in.flow.protocol == AdcFlowKey::PROTO_TCP &&
             (in.tcpFlags & (TCP_SYN | TCP_ACK)) == TCP_SYN)
         {
-            m_table->Remove(in.flow); // a new connection reuses a closed 5-tuple
+            RemoveConn(in.flow); // a new connection reuses a closed 5-tuple
         }
-        else if (f)
+        else
         {
-            return ProcessRequest(*e, in, send);
+            return ProcessRequest(c, in, send);
         }
     }
-    if (AdcConnectionTable::Entry* e = m_table->LookupReply(in.flow, now))
+    if (FindConn(in.flow, true, now, c))
     {
-        if (LiveFlow(*e, now))
-        {
-            return ProcessResponse(*e, in, send);
-        }
+        return ProcessResponse(c, in, send);
     }
     const int32_t rule = MatchRule(in.flow);
     if (rule >= 0)
@@ -1484,23 +1551,97 @@ IlbAppliance::Process(const Ingress& in, const SendFn& send)
     return false;
 }
 
-IlbAppliance::Flow*
-IlbAppliance::LiveFlow(const AdcConnectionTable::Entry& entry, Time now)
+bool
+IlbAppliance::FindConn(const AdcFlowKey& k, bool reply, Time now, Conn& c)
 {
-    auto it = m_flows.find(entry.original);
+    if (UsesNat(k))
+    {
+        Time idle;
+        const uint32_t i =
+            reply ? m_nat->LookupReply(k, now, &idle) : m_nat->LookupOriginal(k, now, &idle);
+        if (i == IlbNatTable::NONE)
+        {
+            return false;
+        }
+        IlbNatTable::Record& r = m_nat->GetMutable(i);
+        std::tie(c.rule, c.server) = m_serverOwner[r.server];
+        if (idle > m_rules[c.rule].natTimeout)
+        {
+            m_nat->Remove(i);
+            return false;
+        }
+        c.nat = i;
+        c.original = m_nat->GetOriginal(i);
+        c.translated = m_nat->GetTranslated(i);
+        c.tcp = &r.flags;
+        c.finAck = r.finAck;
+        return true;
+    }
+    AdcConnectionTable::Entry* e =
+        reply ? m_table->LookupReply(k, now) : m_table->LookupOriginal(k, now);
+    if (!e)
+    {
+        return false;
+    }
+    auto it = m_flows.find(e->original);
     if (it == m_flows.end())
     {
-        return nullptr;
+        return false;
     }
     Flow& f = it->second;
     if (now - f.lastSeen > m_rules[f.rule].natTimeout)
     {
-        const AdcFlowKey key = entry.original; // Remove invalidates the entry
+        const AdcFlowKey key = e->original; // Remove invalidates the entry
         m_table->Remove(key);
-        return nullptr;
+        return false;
     }
     f.lastSeen = now;
-    return &f;
+    c.nat = IlbNatTable::NONE;
+    c.original = e->original;
+    c.translated = e->translated;
+    c.rule = f.rule;
+    c.server = f.server;
+    c.tcp = &f.tcp;
+    c.finAck = f.finAck;
+    return true;
+}
+
+bool
+IlbAppliance::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id)
+{
+    if (UsesNat(original))
+    {
+        const uint32_t i = m_nat ? m_nat->Find(original) : IlbNatTable::NONE;
+        if (i == IlbNatTable::NONE)
+        {
+            return false;
+        }
+        IlbNatTable::Record& r = m_nat->GetMutable(i);
+        tcp = &r.flags;
+        id = r.serial;
+        return true;
+    }
+    auto it = m_flows.find(original);
+    if (!m_table || it == m_flows.end())
+    {
+        return false;
+    }
+    tcp = &it->second.tcp;
+    id = it->second.id;
+    return true;
+}
+
+void
+IlbAppliance::RemoveConn(const AdcFlowKey& original)
+{
+    if (UsesNat(original))
+    {
+        m_nat->Remove(original);
+    }
+    else
+    {
+        m_table->Remove(original);
+    }
 }
 
 int32_t
@@ -1574,55 +1715,60 @@ IlbAppliance::MatchOrphan(const AdcFlowKey& flow, bool portsKnown, int32_t& serv
 }
 
 IlbAppliance::TcpEnd
-IlbAppliance::TrackTcp(Flow& flow, Direction dir, const Ingress& in)
+IlbAppliance::TrackTcp(const Conn& c, Direction dir, const Ingress& in)
 {
     if (in.tcpFlags & TCP_RST)
     {
         return TcpEnd::RESET;
     }
     const Direction other = dir == FROM_CLIENT ? FROM_SERVER : FROM_CLIENT;
+    uint8_t& tcp = *c.tcp;
     if (in.tcpFlags & TCP_FIN)
     {
-        flow.fins |= static_cast<uint8_t>(1u << dir);
+        tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT << dir);
         // The FIN takes the sequence number after the segment's data.
-        flow.finAck[dir] = in.tcpSeq + in.tcpPayload + 1;
+        c.finAck[dir] = in.tcpSeq + in.tcpPayload + 1;
     }
-    if ((in.tcpFlags & TCP_ACK) && (flow.fins & (1u << other)) &&
-        static_cast<int32_t>(in.tcpAck - flow.finAck[other]) >= 0)
+    if ((in.tcpFlags & TCP_ACK) && (tcp & (IlbNatTable::FIN_CLIENT << other)) &&
+        static_cast<int32_t>(in.tcpAck - c.finAck[other]) >= 0)
     {
-        flow.finsAcked |= static_cast<uint8_t>(1u << other);
+        tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT_ACKED << other);
     }
-    return flow.fins == 3 && flow.finsAcked == 3 ? TcpEnd::CLOSED : TcpEnd::OPEN;
+    constexpr uint8_t kBoth = IlbNatTable::FIN_CLIENT | IlbNatTable::FIN_SERVER |
+                              IlbNatTable::FIN_CLIENT_ACKED | IlbNatTable::FIN_SERVER_ACKED;
+    return (tcp & kBoth) == kBoth ? TcpEnd::CLOSED : TcpEnd::OPEN;
 }
 
 void
 IlbAppliance::EndConnection(const AdcFlowKey& original, TcpEnd end)
 {
-    auto it = m_flows.find(original);
-    if (end == TcpEnd::OPEN || it == m_flows.end() || it->second.closed)
+    uint8_t* tcp = nullptr;
+    uint64_t id = 0;
+    if (end == TcpEnd::OPEN || !FindTcpState(original, tcp, id) || (*tcp & IlbNatTable::CLOSED))
     {
         return;
     }
     if (end == TcpEnd::RESET || !m_tcpTimeWait.IsStrictlyPositive())
     {
-        m_table->Remove(original);
+        RemoveConn(original);
         return;
     }
-    it->second.closed = true;
+    *tcp |= IlbNatTable::CLOSED;
     Simulator::Schedule(m_tcpTimeWait,
                         &IlbAppliance::TimeWaitOver,
                         Ptr<IlbAppliance>(this),
                         original,
-                        it->second.id);
+                        id);
 }
 
 void
 IlbAppliance::TimeWaitOver(AdcFlowKey original, uint64_t id)
 {
-    auto it = m_flows.find(original);
-    if (m_table && it != m_flows.end() && it->second.id == id)
+    uint8_t* tcp = nullptr;
+    uint64_t now = 0;
+    if (FindTcpState(original, tcp, now) && now == id)
     {
-        m_table->Remove(original);
+        RemoveConn(original);
     }
 }
 
@@ -1652,53 +1798,45 @@ IlbAppliance::Forward(uint32_t rule,
 }
 
 bool
-IlbAppliance::ProcessRequest(AdcConnectionTable::Entry& entry,
-                             const Ingress& in,
-                             const SendFn& send)
+IlbAppliance::ProcessRequest(const Conn& c, const Ingress& in, const SendFn& send)
 {
-    Flow& f = m_flows.at(entry.original);
-    const uint32_t rule = f.rule;
-    const uint32_t server = f.server;
+    const uint32_t rule = c.rule;
+    const uint32_t server = c.server;
     const RuleState& r = m_rules[rule];
-    const AdcFlowKey original = entry.original;
     m_ruleMatchTrace(r.rule.name, in.flow);
     if (!r.servers[server].up)
     {
-        m_table->Remove(original);
+        RemoveConn(c.original);
         Drop(static_cast<int32_t>(rule), static_cast<int32_t>(server), in.packet, "server-down");
         return true;
     }
     const TcpEnd end =
-        original.protocol == AdcFlowKey::PROTO_TCP ? TrackTcp(f, FROM_CLIENT, in) : TcpEnd::OPEN;
+        c.original.protocol == AdcFlowKey::PROTO_TCP ? TrackTcp(c, FROM_CLIENT, in) : TcpEnd::OPEN;
     const bool dsr = r.rule.topology == IlbRule::DSR;
     Egress e;
     e.before = in.flow;
-    e.after = entry.translated;
+    e.after = c.translated;
     e.gateway = dsr ? r.rule.servers[server].address : AdcIpAddress();
     e.rewrite = !dsr;
     Forward(rule, server, e, in, true, send);
-    EndConnection(original, end);
+    EndConnection(c.original, end);
     return true;
 }
 
 bool
-IlbAppliance::ProcessResponse(AdcConnectionTable::Entry& entry,
-                              const Ingress& in,
-                              const SendFn& send)
+IlbAppliance::ProcessResponse(const Conn& c, const Ingress& in, const SendFn& send)
 {
-    Flow& f = m_flows.at(entry.original);
-    const uint32_t rule = f.rule;
-    const uint32_t server = f.server;
+    const uint32_t rule = c.rule;
+    const uint32_t server = c.server;
     const RuleState& r = m_rules[rule];
-    const AdcFlowKey original = entry.original;
     if (!r.servers[server].up)
     {
-        m_table->Remove(original);
+        RemoveConn(c.original);
         Drop(static_cast<int32_t>(rule), static_cast<int32_t>(server), in.packet, "server-down");
         return true;
     }
     const TcpEnd end =
-        original.protocol == AdcFlowKey::PROTO_TCP ? TrackTcp(f, FROM_SERVER, in) : TcpEnd::OPEN;
+        c.original.protocol == AdcFlowKey::PROTO_TCP ? TrackTcp(c, FROM_SERVER, in) : TcpEnd::OPEN;
     bool claimed = true;
     if (r.rule.topology == IlbRule::DSR)
     {
@@ -1710,11 +1848,11 @@ IlbAppliance::ProcessResponse(AdcConnectionTable::Entry& entry,
     {
         Egress e;
         e.before = in.flow;
-        e.after = original.Reversed(); // VIP:port -> client:port, for both NAT topologies
+        e.after = c.original.Reversed(); // VIP:port -> client:port, for both NAT topologies
         e.rewrite = true;
         Forward(rule, server, e, in, false, send);
     }
-    EndConnection(original, end);
+    EndConnection(c.original, end);
     return claimed;
 }
 
@@ -1816,21 +1954,16 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const Ingress& in, const SendFn& sen
         return true;
     }
     const AdcFlowKey translated = Translate(rule, userver, in.flow, f);
-    const uint64_t overflows = m_table->GetOverflowCount();
-    if (!m_table->Insert(in.flow, translated, r.serverBase + userver, now))
+    const std::string refused = InsertConn(in.flow, translated, f, now);
+    if (!refused.empty())
     {
         if (f.natPort != 0)
         {
             m_natPorts.at(f.natAddress)->Release(f.natPort);
         }
-        Drop(irule,
-             server,
-             in.packet,
-             m_table->GetOverflowCount() != overflows ? "connection-table-full"
-                                                      : "reply-key-collision");
+        Drop(irule, server, in.packet, refused);
         return true;
     }
-    m_flows[in.flow] = f;
     ++r.counters.connections;
     ++r.servers[userver].counters.connections;
     m_serverChosenTrace(r.rule.name, in.flow, userver, r.rule.servers[userver].name);
@@ -1842,9 +1975,68 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const Ingress& in, const SendFn& sen
     e.rewrite = !dsr;
     if (!Forward(rule, userver, e, in, true, send))
     {
-        m_table->Remove(in.flow);
+        RemoveConn(in.flow);
     }
     return true;
+}
+
+std::string
+IlbAppliance::InsertConn(const AdcFlowKey& original,
+                         const AdcFlowKey& translated,
+                         const Flow& f,
+                         Time now)
+{
+    // MaxConnections bounds both tables together.
+    const uint32_t id = m_rules[f.rule].serverBase + f.server;
+    if (m_maxConnections != 0 && GetConnectionCount() >= m_maxConnections)
+    {
+        m_nat->Purge(now); // idle entries do not count
+        m_table->Purge(now);
+        if (GetConnectionCount() >= m_maxConnections)
+        {
+            return "connection-table-full";
+        }
+    }
+    if (UsesNat(original))
+    {
+        IlbNatTable::InsertError err = IlbNatTable::InsertError::NONE;
+        if (m_nat->Insert(original, translated, id, now, &err) == IlbNatTable::NONE)
+        {
+            return err == IlbNatTable::InsertError::FULL ? "connection-table-full"
+                                                         : "reply-key-collision";
+        }
+        return "";
+    }
+    const uint64_t overflows = m_table->GetOverflowCount();
+    if (!m_table->Insert(original, translated, id, now))
+    {
+        return m_table->GetOverflowCount() != overflows ? "connection-table-full"
+                                                        : "reply-key-collision";
+    }
+    m_flows[original] = f;
+    return "";
+}
+
+void
+IlbAppliance::ForgetNat(uint32_t index, bool)
+{
+    const IlbNatTable::Record& r = m_nat->Get(index);
+    if (r.server >= m_serverOwner.size())
+    {
+        return; // disposed
+    }
+    const uint32_t rule = m_serverOwner[r.server].first;
+    m_connectionEndedTrace(m_rules[rule].rule.name, m_nat->GetOriginal(index));
+    if (m_rules[rule].rule.topology != IlbRule::FULL_NAT)
+    {
+        return;
+    }
+    // Full-NAT: the translated source is the NAT address and port the flow held.
+    auto ports = m_natPorts.find(AdcIpAddress(Ipv4Address(r.xlatSrc)));
+    if (ports != m_natPorts.end())
+    {
+        ports->second->Release(r.xlatSport);
+    }
 }
 
 void
@@ -1856,6 +2048,10 @@ IlbAppliance::ForgetFlow(const AdcConnectionTable::Entry& entry)
         return;
     }
     const Flow& f = it->second;
+    if (f.rule < m_rules.size())
+    {
+        m_connectionEndedTrace(m_rules[f.rule].rule.name, entry.original);
+    }
     if (f.natPort != 0)
     {
         auto ports = m_natPorts.find(f.natAddress);

@@ -14,6 +14,7 @@
 #include "adc-flow-key.h"
 #include "adc-persistence-table.h"
 #include "adc-port-range.h"
+#include "ilb-nat-table.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -109,6 +110,11 @@ struct IlbRule
  *   acknowledged (sequence numbers checked) it lingers "TcpTimeWait" (default 2 s) for
  *   segments still in flight, then goes; otherwise it goes after the rule's NAT timeout of
  *   idleness. Whenever an entry goes, its Full-NAT port is released.
+ * - Tables: with "CompactIpv4Table" IPv4 connections live in a compact IlbNatTable
+ *   (GetNatTable(); about 75 bytes per entry, all per-connection state included; idle times
+ *   at millisecond granularity); otherwise, and always for IPv6, in an AdcConnectionTable
+ *   (GetConnectionTable()) plus a per-flow map (about 300 bytes per entry).
+ *   "ConnectionEnded" fires whenever an entry of either table goes.
  *
  * Drop reasons ("Drop"): truncated-transport-header, malformed-transport-header,
  * fragment-unsupported, no-connection, no-server-up, server-down, nat-ports-exhausted,
@@ -182,6 +188,14 @@ class IlbAppliance : public Object
     typedef void (*NatExhaustedTracedCallback)(const std::string& rule);
 
     /**
+     * \brief Signature of "ConnectionEnded".
+     * \param rule the rule's name
+     * \param original the connection's client-side 5-tuple
+     */
+    typedef void (*ConnectionEndedTracedCallback)(const std::string& rule,
+                                                  const AdcFlowKey& original);
+
+    /**
      * \brief Validate and add a rule.
      * \param rule the rule
      * \return its index
@@ -239,8 +253,18 @@ class IlbAppliance : public Object
     /// \param rule rule index \param server server index \return its connection entries now
     uint32_t GetActiveConnections(uint32_t rule, uint32_t server) const;
 
-    /// \return the NAT / connection table (all rules)
+    /// \return the connection table of IPv6 flows, and of IPv4 ones unless CompactIpv4Table
     Ptr<AdcConnectionTable> GetConnectionTable() const;
+    /// \return the compact NAT table of IPv4 flows (used when CompactIpv4Table is true)
+    Ptr<IlbNatTable> GetNatTable() const;
+
+    /**
+     * \param compact attribute "CompactIpv4Table"
+     * \throws AdcConfigError when changed while connections exist
+     */
+    void SetCompactIpv4Table(bool compact);
+    /// \return whether IPv4 connections live in the compact IlbNatTable
+    bool GetCompactIpv4Table() const;
     /// \param rule rule index \return the rule's sticky table
     Ptr<AdcPersistenceTable> GetPersistenceTable(uint32_t rule) const;
     /// \param address a NAT source address \return its port allocator, or null when unknown
@@ -338,7 +362,7 @@ class IlbAppliance : public Object
         Time natTimeout;                        //!< effective NAT timeout
     };
 
-    /// What the ILB keeps per connection besides the table entry.
+    /// What the ILB keeps per IPv6 connection besides the table entry (IPv4: in the record).
     struct Flow
     {
         uint32_t rule{0};         //!< rule index
@@ -346,11 +370,21 @@ class IlbAppliance : public Object
         AdcIpAddress natAddress;  //!< FULL_NAT source address (unset otherwise)
         uint16_t natPort{0};      //!< FULL_NAT source port
         Time lastSeen;            //!< for the rule's NAT timeout
-        uint8_t fins{0};          //!< bit d: a FIN seen from direction d
-        uint8_t finsAcked{0};     //!< bit d: direction d's FIN acknowledged by the other side
+        uint8_t tcp{0};           //!< TCP end state: IlbNatTable::Flags bits (FIN_*, CLOSED)
         uint32_t finAck[2]{0, 0}; //!< per direction: the ACK number that acknowledges its FIN
-        bool closed{false};       //!< TCP ended (both FINs acknowledged): lingering
         uint64_t id{0};           //!< unique per flow (a closed 5-tuple may be reused)
+    };
+
+    /// A live connection as the engine sees it, whichever table holds it.
+    struct Conn
+    {
+        uint32_t nat{IlbNatTable::NONE}; //!< IPv4: the NAT table record; NONE: IPv6
+        AdcFlowKey original;             //!< client-side key
+        AdcFlowKey translated;           //!< server-side key
+        uint32_t rule{0};                //!< rule index
+        uint32_t server{0};              //!< server index
+        uint8_t* tcp{nullptr};           //!< TCP end state (valid until the table changes)
+        uint32_t* finAck{nullptr};       //!< the FINs' ACK numbers (valid likewise)
     };
 
     /// What a TCP segment means for its connection's end.
@@ -408,9 +442,9 @@ class IlbAppliance : public Object
      */
     bool Process(const Ingress& in, const SendFn& send);
     /// Request of an existing connection. \return true (claimed)
-    bool ProcessRequest(AdcConnectionTable::Entry& entry, const Ingress& in, const SendFn& send);
+    bool ProcessRequest(const Conn& c, const Ingress& in, const SendFn& send);
     /// Response of an existing connection. \return what Process returns
-    bool ProcessResponse(AdcConnectionTable::Entry& entry, const Ingress& in, const SendFn& send);
+    bool ProcessResponse(const Conn& c, const Ingress& in, const SendFn& send);
     /// New flow for \p rule. \return true (claimed)
     bool ProcessNewFlow(uint32_t rule, const Ingress& in, const SendFn& send);
     /**
@@ -433,11 +467,27 @@ class IlbAppliance : public Object
     bool IsAvailable(uint32_t rule, uint32_t server) const;
 
     /**
-     * \param entry an entry just looked up
+     * \brief Look a packet's connection up in its family's table.
+     * \param k the packet's 5-tuple
+     * \param reply false: as a request (original key); true: as a response (reply key)
      * \param now current time
-     * \return its Flow, or null when the entry outlived its rule's NAT timeout (then removed)
+     * \param[out] c the connection
+     * \return false when absent, or when it outlived its rule's NAT timeout (then removed)
      */
-    Flow* LiveFlow(const AdcConnectionTable::Entry& entry, Time now);
+    bool FindConn(const AdcFlowKey& k, bool reply, Time now, Conn& c);
+    /**
+     * \param original a connection's client-side key
+     * \param[out] tcp its TCP end state
+     * \param[out] id its unique id (IPv4: the record's serial)
+     * \return false when there is no such connection
+     */
+    bool FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id);
+    /// \param original the client-side key of a connection to remove (either table)
+    void RemoveConn(const AdcFlowKey& original);
+    /// \param k a 5-tuple \return true when its connection belongs in the IlbNatTable
+    bool UsesNat(const AdcFlowKey& k) const;
+    /// \return connection entries of both tables
+    uint32_t GetConnectionCount() const;
     /// \param flow a request's 5-tuple \return the rule whose VIP, protocol and ports match, or -1
     int32_t MatchRule(const AdcFlowKey& flow) const;
     /// \param flow a 5-tuple with unknown ports \return a rule whose VIP and protocol match, -1
@@ -451,9 +501,21 @@ class IlbAppliance : public Object
      * \return the rule, or -1
      */
     int32_t MatchOrphan(const AdcFlowKey& flow, bool portsKnown, int32_t& server) const;
+    /**
+     * \brief Insert a new connection in its family's table (IPv6: and its Flow).
+     * \param original client-side key
+     * \param translated server-side key
+     * \param f the flow's state (rule, server, NAT)
+     * \param now current time
+     * \return "" or the drop reason (connection-table-full, reply-key-collision)
+     */
+    std::string InsertConn(const AdcFlowKey& original,
+                           const AdcFlowKey& translated,
+                           const Flow& f,
+                           Time now);
     /// \param rule rule index \param flow new flow \return server index or -1 (none available)
     int32_t ChooseServer(uint32_t rule, const AdcFlowKey& flow, Time now);
-    /// \param rule rule index \param[out] flow gets natAddress/natPort \return false when exhausted
+    /// \param rule rule index \param[out] flow gets natAddress/natPort \return false if exhausted
     bool AllocateNat(uint32_t rule, Flow& flow);
     /**
      * \param rule rule index
@@ -469,12 +531,12 @@ class IlbAppliance : public Object
     /**
      * \brief Follow a TCP connection's end: a RST, or both FINs each acknowledged by the
      * other side (sequence numbers compared, so segments still in flight do not count).
-     * \param flow TCP state
+     * \param c the connection (its TCP state is updated)
      * \param dir the packet's direction
      * \param in the packet
      * \return true when the connection ends with this packet
      */
-    static TcpEnd TrackTcp(Flow& flow, Direction dir, const Ingress& in);
+    static TcpEnd TrackTcp(const Conn& c, Direction dir, const Ingress& in);
     /**
      * \brief After a packet of \p original: end its entry now (RST) or after "TcpTimeWait"
      * (both FINs acknowledged), so segments still in flight find it.
@@ -486,6 +548,8 @@ class IlbAppliance : public Object
     void TimeWaitOver(AdcFlowKey original, uint64_t id);
     /// \param entry the table entry that went away (expired or removed): release what it held
     void ForgetFlow(const AdcConnectionTable::Entry& entry);
+    /// \param index the IPv4 record about to go (expired or removed): release its NAT port
+    void ForgetNat(uint32_t index, bool);
     /// \param rule rule index \param server server index \param gen state generation: cut
     void DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen);
     /// \param rule rule \param server server or -1 \param packet packet \param reason reason
@@ -503,13 +567,16 @@ class IlbAppliance : public Object
     std::map<AdcIpAddress, Ptr<AdcPortAllocator>> m_natPorts;       //!< NAT address -> ports
     std::unordered_map<AdcFlowKey, Flow, AdcFlowKeyHasher> m_flows; //!< original key -> flow
     uint32_t m_nServers{0};                                         //!< servers of all rules
-    Ptr<AdcConnectionTable> m_table;                                //!< NAT table
+    Ptr<AdcConnectionTable> m_table;                                //!< IPv6 NAT table
+    Ptr<IlbNatTable> m_nat;                                         //!< IPv4 NAT table
+    std::vector<std::pair<uint32_t, uint32_t>> m_serverOwner;       //!< global id -> rule, server
     Ptr<IlbIpv4Routing> m_ipv4Routing;                              //!< IPv4 hook
     Ptr<IlbIpv6Routing> m_ipv6Routing;                              //!< IPv6 hook
     uint64_t m_hashSeed;                                            //!< "HashSeed"
     uint32_t m_maxConnections;                                      //!< "MaxConnections"
     Time m_tcpTimeWait;                                             //!< "TcpTimeWait"
     uint64_t m_nextFlowId{1};                                       //!< flow ids
+    bool m_compactIpv4{true};                                       //!< "CompactIpv4Table"
 
     TracedCallback<const std::string&, const AdcFlowKey&> m_ruleMatchTrace; //!< "RuleMatch"
     TracedCallback<const std::string&, const AdcFlowKey&, uint32_t, const std::string&>
@@ -518,6 +585,8 @@ class IlbAppliance : public Object
         m_rewriteTrace;                                                //!< "Rewrite"
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace; //!< "Drop"
     TracedCallback<const std::string&> m_natExhaustedTrace;            //!< "NatExhausted"
+    TracedCallback<const std::string&, const AdcFlowKey&>
+        m_connectionEndedTrace; //!< "ConnectionEnded"
 };
 
 } // namespace ns3

@@ -410,14 +410,14 @@ TEST(AdcPersistenceTable, SupportMatrixExhaustive)
     struct Row
     {
         AdcPersistenceType type;
-        std::vector<int> yes;
+        const char* yes; // one character per service type: '1' = supported
     };
 
     const std::vector<Row> matrix = {
-        {AdcPersistenceType::NONE, {1, 1, 1, 1, 1, 1, 1, 1}},
-        {AdcPersistenceType::SOURCEIP, {1, 1, 1, 1, 1, 1, 0, 0}},
-        {AdcPersistenceType::COOKIEINSERT, {1, 1, 0, 0, 0, 0, 0, 0}},
-        {AdcPersistenceType::SSLSESSION, {0, 1, 0, 0, 1, 1, 0, 0}},
+        {AdcPersistenceType::NONE, "11111111"},
+        {AdcPersistenceType::SOURCEIP, "11111100"},
+        {AdcPersistenceType::COOKIEINSERT, "11000000"},
+        {AdcPersistenceType::SSLSESSION, "01001100"},
     };
     int checked = 0;
     for (const auto& row : matrix)
@@ -427,7 +427,7 @@ TEST(AdcPersistenceTable, SupportMatrixExhaustive)
             const std::string msg =
                 ConfigErrorOf([&] { AdcPersistenceTable::CheckSupported(row.type, services[s]); });
             const std::string what = AdcPersistenceTypeToString(row.type) + " on " + services[s];
-            if (row.yes[s])
+            if (row.yes[s] == '1')
             {
                 EXPECT_EQ(msg, "") << what;
             }
@@ -439,7 +439,7 @@ TEST(AdcPersistenceTable, SupportMatrixExhaustive)
                 // The allowed service types are listed.
                 for (std::size_t a = 0; a < services.size(); ++a)
                 {
-                    if (row.yes[a])
+                    if (row.yes[a] == '1')
                     {
                         EXPECT_NE(msg.find(services[a]), std::string::npos) << what << ": " << msg;
                     }

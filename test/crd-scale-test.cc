@@ -11,6 +11,7 @@
 #include "ns3/adc-trace-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-topology-helper.h"
+#include "ns3/csma-net-device.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 
@@ -22,6 +23,36 @@ using namespace ns3;
 
 namespace
 {
+
+/**
+ * Give the topology's random variables (ARP jitter, CSMA backoff, monitors) fixed streams:
+ * ns-3 numbers the others in creation order across the process, so the result would depend on
+ * which tests ran before.
+ */
+void
+FixStreams(const CrdTopology& topo)
+{
+    int64_t stream = 1000000;
+    stream += InternetStackHelper().AssignStreams(NodeContainer::GetGlobal(), stream);
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(node->GetDevice(d)))
+            {
+                stream += csma->AssignStreams(stream);
+            }
+        }
+    }
+    for (const auto* monitors : {&topo.upperMonitors, &topo.lowerMonitors})
+    {
+        for (const auto& m : *monitors)
+        {
+            stream += m->AssignStreams(stream);
+        }
+    }
+}
 
 class CrdScale : public ::testing::Test
 {
@@ -72,8 +103,9 @@ TEST_F(CrdScale, CachedObjectsReachTheClientsAtMoreThanOneGbps)
         return c;
     };
     // Warm-up: one request per object fills the caches (one miss each) before the load. The
-    // requests are 2 ms apart: a fresh node queues only 3 packets while it resolves its
-    // gateway's MAC address (ArpCache PendingQueueSize), and drops the rest.
+    // first goes alone: a fresh node queues only 3 packets while it resolves its gateway's MAC
+    // address (ArpCache PendingQueueSize, with up to 10 ms of request jitter) and drops the
+    // rest, so the others follow once the addresses are known.
     Ptr<AdcHttpClient> warm = makeClient(0);
     warm->SetAttribute("MaxConnections", UintegerValue(catalogue));
     warm->SetAttribute("InterRequestTime",
@@ -81,7 +113,7 @@ TEST_F(CrdScale, CachedObjectsReachTheClientsAtMoreThanOneGbps)
     warm->SetStartTime(warmAt);
     for (uint32_t k = 1; k <= catalogue; ++k)
     {
-        Simulator::Schedule(warmAt + MilliSeconds(2 * k),
+        Simulator::Schedule(warmAt + MilliSeconds(k == 1 ? 1 : 50 + 2 * k),
                             [warm, k]() { warm->IssueRequest("/obj/" + std::to_string(k)); });
     }
 
@@ -110,6 +142,7 @@ TEST_F(CrdScale, CachedObjectsReachTheClientsAtMoreThanOneGbps)
                 }
             }));
     sampler->Start(windowStart, windowEnd);
+    FixStreams(topo);
 
     // After the clients' stop, so that StopApplication ends whatever is still open.
     Simulator::Stop(stopClients + MilliSeconds(1));

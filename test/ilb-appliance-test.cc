@@ -1383,10 +1383,11 @@ TEST_F(IlbScenario, ClosedTcpEntryLingersTcpTimeWaitThenGoes)
     t.app->AddRule(rule);
     WatchAll(t);
     std::vector<Time> removed;
-    t.app->GetConnectionTable()->TraceConnectWithoutContext(
-        "EntryRemoved",
-        Callback<void, const AdcConnectionTable::Entry&>(
-            [&removed](const AdcConnectionTable::Entry&) { removed.push_back(Simulator::Now()); }));
+    t.app->TraceConnectWithoutContext("ConnectionEnded",
+                                      Callback<void, const std::string&, const AdcFlowKey&>(
+                                          [&removed](const std::string&, const AdcFlowKey&) {
+                                              removed.push_back(Simulator::Now());
+                                          }));
     std::vector<Time> seenAtIlb;
     t.ilb->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
         "Rx",
