@@ -171,18 +171,6 @@ FailServer(Ptr<Node> server)
     }
 }
 
-double
-Percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(p * v.size()));
-    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 /// One row of summary.csv.
 struct Summary
 {
@@ -305,14 +293,10 @@ RunOne(const Settings& s, const std::string& method, bool withPcap)
     sum.sent = log->GetSent();
     sum.completed = log->GetCompleted();
     sum.failed = log->GetFailed();
-    std::vector<double> lat = log->GetCompletedLatenciesMs();
-    if (!lat.empty())
-    {
-        sum.meanMs = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
-    }
-    sum.p50Ms = Percentile(lat, 0.50);
-    sum.p95Ms = Percentile(lat, 0.95);
-    sum.p99Ms = Percentile(lat, 0.99);
+    sum.meanMs = log->GetMeanLatencyMs();
+    sum.p50Ms = log->GetLatencyPercentileMs(0.50);
+    sum.p95Ms = log->GetLatencyPercentileMs(0.95);
+    sum.p99Ms = log->GetLatencyPercentileMs(0.99);
     const auto& req = chooser->GetRequests();
     const auto& bytes = chooser->GetBytes();
     const double total = std::accumulate(req.begin(), req.end(), 0.0);
@@ -340,22 +324,6 @@ RunOne(const Settings& s, const std::string& method, bool withPcap)
         NS_FATAL_ERROR("request accounting broken for " << method << ": " << log->Summary());
     }
     return sum;
-}
-
-std::vector<std::string>
-SplitMethods(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
 }
 
 } // namespace
@@ -394,7 +362,7 @@ main(int argc, char* argv[])
     try
     {
         std::filesystem::create_directories(s.outputDir);
-        const std::vector<std::string> methods = SplitMethods(s.methods);
+        const std::vector<std::string> methods = AdcConfigError::SplitList(s.methods);
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < methods.size(); ++i)
         {

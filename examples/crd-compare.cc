@@ -168,18 +168,6 @@ class HitCounter : public SimpleRefCount<HitCounter>
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> m_buckets;
 };
 
-double
-Percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(p * v.size()));
-    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 /// One row of summary.csv.
 struct Summary
 {
@@ -265,12 +253,8 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     const uint64_t h = hits->Hits();
     const uint64_t m = hits->Misses();
     sum.hitRatio = h + m ? double(h) / (h + m) : 0;
-    const std::vector<double> lat = log->GetCompletedLatenciesMs();
-    if (!lat.empty())
-    {
-        sum.meanMs = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
-    }
-    sum.p95Ms = Percentile(lat, 0.95);
+    sum.meanMs = log->GetMeanLatencyMs();
+    sum.p95Ms = log->GetLatencyPercentileMs(0.95);
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < clients.GetN(); ++i)
     {
@@ -305,22 +289,6 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
         NS_FATAL_ERROR("request accounting broken in " << v.name << ": " << accounting);
     }
     return sum;
-}
-
-std::vector<std::string>
-Split(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
 }
 
 } // namespace
@@ -369,7 +337,7 @@ main(int argc, char* argv[])
     {
         std::filesystem::create_directories(s.outputDir);
         std::vector<Variant> variants;
-        for (const auto& text : Split(s.variants))
+        for (const auto& text : AdcConfigError::SplitList(s.variants))
         {
             variants.push_back(ParseVariant(text, s));
         }

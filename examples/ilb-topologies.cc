@@ -115,18 +115,6 @@ OnResponseFrame(Observed* o, Ptr<const Packet> p)
     o->responseBytes += p->GetSize();
 }
 
-double
-Percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<std::size_t>(std::ceil(p * v.size()));
-    return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 /// One row of summary.csv.
 struct Summary
 {
@@ -142,28 +130,12 @@ struct Summary
     uint64_t distinctSeen{0};
 };
 
-std::vector<std::string>
-Split(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
-
 /// \throw AdcConfigError for a name that is not a topology or health check
 void
 CheckNames(const Settings& s)
 {
     const std::vector<std::string> topos{"DSR", "HALF_NAT", "FULL_NAT"};
-    for (const auto& t : Split(s.topologies))
+    for (const auto& t : AdcConfigError::SplitList(s.topologies))
     {
         if (std::find(topos.begin(), topos.end(), t) == topos.end())
         {
@@ -342,12 +314,8 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
     sum.sent = log->GetSent();
     sum.completed = log->GetCompleted();
     sum.failed = log->GetFailed();
-    const std::vector<double>& lat = log->GetCompletedLatenciesMs();
-    if (!lat.empty())
-    {
-        sum.meanMs = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
-    }
-    sum.p95Ms = Percentile(lat, 0.95);
+    sum.meanMs = log->GetMeanLatencyMs();
+    sum.p95Ms = log->GetLatencyPercentileMs(0.95);
     sum.rule = t.appliance->GetRuleCounters(t.rule);
     sum.natExhausted = t.appliance->GetNatExhausted(t.rule);
     std::set<std::string> distinct;
@@ -461,7 +429,7 @@ main(int argc, char* argv[])
     {
         CheckNames(s);
         std::filesystem::create_directories(s.outputDir);
-        const std::vector<std::string> topologies = Split(s.topologies);
+        const std::vector<std::string> topologies = AdcConfigError::SplitList(s.topologies);
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < topologies.size(); ++i)
         {

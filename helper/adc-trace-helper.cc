@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -574,6 +575,34 @@ const std::vector<double>&
 AdcRequestLog::GetCompletedLatenciesMs() const
 {
     return m_latenciesMs;
+}
+
+double
+AdcRequestLog::GetMeanLatencyMs() const
+{
+    if (m_latenciesMs.empty())
+    {
+        return 0;
+    }
+    double sum = 0;
+    for (double v : m_latenciesMs)
+    {
+        sum += v;
+    }
+    return sum / m_latenciesMs.size();
+}
+
+double
+AdcRequestLog::GetLatencyPercentileMs(double p) const
+{
+    if (m_latenciesMs.empty())
+    {
+        return 0;
+    }
+    std::vector<double> sorted = m_latenciesMs;
+    std::sort(sorted.begin(), sorted.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(std::clamp(p, 0.0, 1.0) * sorted.size()));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 const std::map<std::string, uint64_t>&

@@ -253,6 +253,14 @@ class AdcRequestLog : public Object
     uint64_t GetFailed() const;
     /// \return latencies of the completed requests in milliseconds, in completion order
     const std::vector<double>& GetCompletedLatenciesMs() const;
+    /// \return mean latency of the completed requests in ms (0 when none completed)
+    double GetMeanLatencyMs() const;
+    /**
+     * \brief Nearest-rank percentile of the completed requests' latencies.
+     * \param p the fraction, in [0, 1] (0.95 for the 95th percentile)
+     * \return the latency in ms (0 when none completed)
+     */
+    double GetLatencyPercentileMs(double p) const;
     /// \return failures by reason (sorted by reason)
     const std::map<std::string, uint64_t>& GetFailureReasons() const;
     /// \return true when sent == completed + failed

@@ -20,6 +20,22 @@ AdcConfigError::JoinAllowed(const std::vector<std::string>& allowed)
     return os.str();
 }
 
+std::vector<std::string>
+AdcConfigError::SplitList(const std::string& text, char separator)
+{
+    std::vector<std::string> out;
+    std::string item;
+    std::istringstream is(text);
+    while (std::getline(is, item, separator))
+    {
+        if (!item.empty())
+        {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
 AdcConfigError
 AdcConfigError::NotOneOf(const std::string& owner,
                          const std::string& setting,

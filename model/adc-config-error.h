@@ -46,6 +46,14 @@ class AdcConfigError : public std::invalid_argument
 
     /// \return the values joined by ", "
     static std::string JoinAllowed(const std::vector<std::string>& allowed);
+
+    /**
+     * \brief Split a list setting such as "ROUNDROBIN,URLHASH" (empty items are skipped).
+     * \param text the setting's text
+     * \param separator the separator
+     * \return the items, in order
+     */
+    static std::vector<std::string> SplitList(const std::string& text, char separator = ',');
 };
 
 } // namespace ns3

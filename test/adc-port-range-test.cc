@@ -375,3 +375,13 @@ TEST(AdcPortAllocator, RangeAttributeDefaultAndBadText)
     EXPECT_EQ(a->GetRange(), AdcPortRange(1024, 65535)); // unchanged by failed sets
     EXPECT_EQ(a->Allocate(), 1024);
 }
+
+TEST(AdcConfigErrorText, SplitListSkipsEmptyItemsAndNotOneOfListsAllowedValues)
+{
+    EXPECT_EQ(AdcConfigError::SplitList("ROUNDROBIN,,URLHASH,"),
+              (std::vector<std::string>{"ROUNDROBIN", "URLHASH"}));
+    EXPECT_EQ(AdcConfigError::SplitList("a-b c", ' '), (std::vector<std::string>{"a-b", "c"}));
+    EXPECT_TRUE(AdcConfigError::SplitList("").empty());
+    const std::string m = AdcConfigError::NotOneOf("X", "Method", "FOO", {"A", "B"}).what();
+    EXPECT_EQ(m, "X: Method 'FOO' is not one of A, B");
+}

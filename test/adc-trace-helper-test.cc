@@ -582,3 +582,39 @@ TEST_F(AdcTraceHelperTest, DisposedLogAndSamplerStopListening)
     devs.Get(0)->Send(Create<Packet>(100), peer, 0x0800);
     EXPECT_EQ(s->GetTotalBytes("d0", "tx"), 102u);
 }
+
+// REQ: CORE-02
+TEST(AdcRequestLogStats, MeanAndNearestRankPercentilesOfCompletedRequests)
+{
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    EXPECT_EQ(log->GetMeanLatencyMs(), 0.0);
+    EXPECT_EQ(log->GetLatencyPercentileMs(0.95), 0.0);
+    // Latencies 10, 20, ..., 100 ms (recorded out of order), plus one failure that must not
+    // count: mean 55; nearest rank p50 = 5th value = 50, p95 = ceil(9.5) = 10th = 100,
+    // p10 = 1st = 10, p0 = the smallest.
+    const int order[] = {7, 3, 10, 1, 5, 9, 2, 8, 4, 6};
+    for (int k : order)
+    {
+        AdcRequestRecord r;
+        r.requestId = k;
+        r.start = Seconds(1);
+        r.end = Seconds(1) + MilliSeconds(10 * k);
+        r.outcome = AdcRequestOutcome::COMPLETED;
+        log->NotifySent(r);
+        log->Record(r);
+    }
+    AdcRequestRecord failed;
+    failed.requestId = 11;
+    failed.start = Seconds(1);
+    failed.end = Seconds(9);
+    failed.outcome = AdcRequestOutcome::FAILED;
+    failed.reason = "timeout";
+    log->NotifySent(failed);
+    log->Record(failed);
+    EXPECT_DOUBLE_EQ(log->GetMeanLatencyMs(), 55.0);
+    EXPECT_DOUBLE_EQ(log->GetLatencyPercentileMs(0.5), 50.0);
+    EXPECT_DOUBLE_EQ(log->GetLatencyPercentileMs(0.95), 100.0);
+    EXPECT_DOUBLE_EQ(log->GetLatencyPercentileMs(0.1), 10.0);
+    EXPECT_DOUBLE_EQ(log->GetLatencyPercentileMs(0.0), 10.0);
+    EXPECT_TRUE(log->CheckAccounting());
+}
