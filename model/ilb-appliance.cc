@@ -324,23 +324,154 @@ RewriteTransport(Ptr<const Packet> p,
 
 // ---------------------------------------------------------------------------------------------
 // Datapath adapters: parse the IP header, hand the packet to the engine, carry out its
-// decision (rewrite, route, forwarding callback).
+// decision (rewrite, route, forwarding callback). IlbRoutingHook holds the body both
+// families share; a family struct supplies the types and the few steps that differ.
+
+/// The types of one IP family, named alike for IlbRoutingHook.
+template <class IpT,
+          class ProtocolT,
+          class ListRoutingT,
+          class HeaderT,
+          class RouteT,
+          class AddressT,
+          class InterfaceAddressT,
+          AddressT (AdcIpAddress::*GetT)() const>
+struct IlbFamilyTypes
+{
+    using Ip = IpT;                             //!< the node's IP object
+    using Protocol = ProtocolT;                 //!< routing protocol base
+    using ListRouting = ListRoutingT;           //!< the node's list routing
+    using Header = HeaderT;                     //!< IP header
+    using Route = RouteT;                       //!< route
+    using Address = AddressT;                   //!< IP address
+    using InterfaceAddress = InterfaceAddressT; //!< interface address
+    using UnicastForwardCallback = typename ProtocolT::UnicastForwardCallback; //!< forwarding
+
+    /// \param a an address of this family \return it as the family's address type
+    static AddressT Get(const AdcIpAddress& a)
+    {
+        return (a.*GetT)();
+    }
+};
+
+/// IPv4 types and the IPv4-specific steps of the datapath hook.
+struct IlbIpv4Family : IlbFamilyTypes<Ipv4,
+                                      Ipv4RoutingProtocol,
+                                      Ipv4ListRouting,
+                                      Ipv4Header,
+                                      Ipv4Route,
+                                      Ipv4Address,
+                                      Ipv4InterfaceAddress,
+                                      &AdcIpAddress::GetIpv4>
+{
+    static constexpr const char* NAME = "IlbIpv4Routing"; //!< name in PrintRoutingTable
+
+    /// \param ip the node's Ipv4 \param header received header \param idev input device
+    /// \return true when the packet is not for the ILB (left to the other protocols)
+    static bool Ignore(const Ptr<Ipv4>& ip, const Ipv4Header& header, Ptr<const NetDevice> idev)
+    {
+        const Ipv4Address dst = header.GetDestination();
+        if (dst.IsMulticast() || dst.IsBroadcast())
+        {
+            return true;
+        }
+        const int32_t iif = ip->GetInterfaceForDevice(idev);
+        // the list delivers the node's own packets
+        return iif < 0 || ip->IsDestinationAddress(dst, static_cast<uint32_t>(iif));
+    }
+
+    /// \param header received header \return its IP protocol
+    static uint8_t NextProtocol(const Ipv4Header& header)
+    {
+        return header.GetProtocol();
+    }
+
+    /// \param header received header \return whether the packet is an IP fragment
+    static bool IsFragment(const Ipv4Header& header)
+    {
+        return header.GetFragmentOffset() != 0 || !header.IsLastFragment();
+    }
+
+    /// Hand the packet to the forwarding code (the input device is not passed on in IPv4).
+    static void Forward(const UnicastForwardCallback& ucb,
+                        Ptr<const NetDevice> idev,
+                        Ptr<Route> route,
+                        Ptr<const Packet> p,
+                        const Header& h)
+    {
+        ucb(route, p, h);
+    }
+};
+
+/// IPv6 types and the IPv6-specific steps of the datapath hook.
+struct IlbIpv6Family : IlbFamilyTypes<Ipv6,
+                                      Ipv6RoutingProtocol,
+                                      Ipv6ListRouting,
+                                      Ipv6Header,
+                                      Ipv6Route,
+                                      Ipv6Address,
+                                      Ipv6InterfaceAddress,
+                                      &AdcIpAddress::GetIpv6>
+{
+    static constexpr const char* NAME = "IlbIpv6Routing"; //!< name in PrintRoutingTable
+
+    /// \param header received header \return true when the packet is not for the ILB
+    static bool Ignore(const Ptr<Ipv6>&, const Ipv6Header& header, Ptr<const NetDevice>)
+    {
+        const Ipv6Address dst = header.GetDestination();
+        return dst.IsMulticast() || dst.IsLinkLocal();
+    }
+
+    /// \param header received header \return its next header
+    static uint8_t NextProtocol(const Ipv6Header& header)
+    {
+        return header.GetNextHeader();
+    }
+
+    /// Extension headers other than hop-by-hop stay in the packet: a next header other
+    /// than TCP/UDP (a fragment header, say) is not ILB traffic. \return false
+    static bool IsFragment(const Ipv6Header&)
+    {
+        return false;
+    }
+
+    /// Hand the packet to the forwarding code.
+    static void Forward(const UnicastForwardCallback& ucb,
+                        Ptr<const NetDevice> idev,
+                        Ptr<Route> route,
+                        Ptr<const Packet> p,
+                        const Header& h)
+    {
+        ucb(idev, route, p, h);
+    }
+};
 
 /**
  * \ingroup adc
- * \brief The IPv4 datapath hook of an IlbAppliance (an Ipv4RoutingProtocol for the node's
- * Ipv4ListRouting, above static routing). It originates no routes.
+ * \brief The datapath hook of an IlbAppliance for one IP family: a routing protocol for the
+ * node's list routing, above static routing. It originates no routes.
+ * \tparam Family IlbIpv4Family or IlbIpv6Family
+ * \tparam Self the concrete hook (registered as "ns3::" + Family::NAME)
  */
-class IlbIpv4Routing : public Ipv4RoutingProtocol
+template <class Family, class Self>
+class IlbRoutingHook : public Family::Protocol
 {
   public:
+    using Protocol = typename Family::Protocol;                                   //!< base class
+    using Header = typename Family::Header;                                       //!< IP header
+    using Route = typename Family::Route;                                         //!< route
+    using UnicastForwardCallback = typename Protocol::UnicastForwardCallback;     //!< ucb
+    using MulticastForwardCallback = typename Protocol::MulticastForwardCallback; //!< mcb
+    using LocalDeliverCallback = typename Protocol::LocalDeliverCallback;         //!< lcb
+    using ErrorCallback = typename Protocol::ErrorCallback;                       //!< ecb
+
     /// \return the TypeId
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::IlbIpv4Routing")
-                                .SetParent<Ipv4RoutingProtocol>()
+        static TypeId tid = TypeId(std::string("ns3::") + Family::NAME)
+                                .SetParent<Protocol>()
                                 .SetGroupName("Adc")
-                                .AddConstructor<IlbIpv4Routing>();
+                                .template AddConstructor<Self>();
         return tid;
     }
 
@@ -350,17 +481,17 @@ class IlbIpv4Routing : public Ipv4RoutingProtocol
         m_ilb = ilb;
     }
 
-    Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
-                               const Ipv4Header& header,
-                               Ptr<NetDevice> oif,
-                               Socket::SocketErrno& sockerr) override
+    Ptr<Route> RouteOutput(Ptr<Packet> p,
+                           const Header& header,
+                           Ptr<NetDevice> oif,
+                           Socket::SocketErrno& sockerr) override
     {
         sockerr = Socket::ERROR_NOROUTETOHOST;
         return nullptr; // the ILB forwards; the node's own traffic uses the other protocols
     }
 
     bool RouteInput(Ptr<const Packet> p,
-                    const Ipv4Header& header,
+                    const Header& header,
                     Ptr<const NetDevice> idev,
                     UnicastForwardCallback ucb,
                     MulticastForwardCallback mcb,
@@ -368,193 +499,15 @@ class IlbIpv4Routing : public Ipv4RoutingProtocol
                     ErrorCallback ecb) override
     {
         NS_LOG_FUNCTION(this << p << header << idev);
-        const Ipv4Address dst = header.GetDestination();
-        if (!m_ilb || !m_ipv4 || ucb.IsNull() || dst.IsMulticast() || dst.IsBroadcast())
+        if (!m_ilb || !m_ip || ucb.IsNull() || Family::Ignore(m_ip, header, idev))
         {
             return false;
         }
-        const int32_t iif = m_ipv4->GetInterfaceForDevice(idev);
-        if (iif < 0 || m_ipv4->IsDestinationAddress(dst, static_cast<uint32_t>(iif)))
-        {
-            return false; // the list delivers the node's own packets
-        }
-        const bool fragment = header.GetFragmentOffset() != 0 || !header.IsLastFragment();
         const IlbAppliance::Ingress in = IlbAppliance::Describe(header.GetSource(),
-                                                                dst,
-                                                                header.GetProtocol(),
+                                                                header.GetDestination(),
+                                                                Family::NextProtocol(header),
                                                                 p,
-                                                                fragment,
-                                                                header.GetSerializedSize());
-        return m_ilb->Process(in, [&](const IlbAppliance::Egress& e) {
-            return Send(p, header, ucb, e);
-        });
-    }
-
-    void NotifyInterfaceUp(uint32_t interface) override
-    {
-    }
-
-    void NotifyInterfaceDown(uint32_t interface) override
-    {
-    }
-
-    void NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress address) override
-    {
-    }
-
-    void NotifyRemoveAddress(uint32_t interface, Ipv4InterfaceAddress address) override
-    {
-    }
-
-    void SetIpv4(Ptr<Ipv4> ipv4) override
-    {
-        m_ipv4 = ipv4;
-    }
-
-    void PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const override
-    {
-        std::ostream& os = *stream->GetStream();
-        os << "IlbIpv4Routing, Time: " << Now().As(unit) << "\n";
-        if (m_ilb)
-        {
-            m_ilb->Print(os);
-        }
-    }
-
-  protected:
-    void DoDispose() override
-    {
-        m_ilb = nullptr;
-        m_ipv4 = nullptr;
-        Ipv4RoutingProtocol::DoDispose();
-    }
-
-  private:
-    /// \param dst a destination \return a route from the node's other protocols, or null
-    Ptr<Ipv4Route> LookupRoute(Ipv4Address dst) const
-    {
-        Ptr<Ipv4ListRouting> list = DynamicCast<Ipv4ListRouting>(m_ipv4->GetRoutingProtocol());
-        if (!list)
-        {
-            return nullptr;
-        }
-        Ipv4Header lookup;
-        lookup.SetDestination(dst);
-        for (uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i)
-        {
-            int16_t priority = 0;
-            Ptr<Ipv4RoutingProtocol> other = list->GetRoutingProtocol(i, priority);
-            if (PeekPointer(other) == this)
-            {
-                continue;
-            }
-            Socket::SocketErrno err = Socket::ERROR_NOTERROR;
-            if (Ptr<Ipv4Route> route = other->RouteOutput(nullptr, lookup, nullptr, err))
-            {
-                return route;
-            }
-        }
-        return nullptr;
-    }
-
-    /// Carry out the engine's decision. \return "" or a drop reason
-    std::string Send(Ptr<const Packet> p,
-                     const Ipv4Header& header,
-                     const UnicastForwardCallback& ucb,
-                     const IlbAppliance::Egress& e) const
-    {
-        Ptr<const Packet> out = p;
-        std::string reason;
-        if (e.rewrite && !(out = RewriteTransport(p, e.before, e.after, reason)))
-        {
-            return reason;
-        }
-        const bool dsr = !e.gateway.IsNone();
-        Ptr<Ipv4Route> found = LookupRoute(dsr ? e.gateway.GetIpv4() : e.after.dst.GetIpv4());
-        if (!found)
-        {
-            return "no-route";
-        }
-        Ptr<Ipv4Route> route = Create<Ipv4Route>();
-        route->SetDestination(e.after.dst.GetIpv4());
-        route->SetSource(found->GetSource());
-        route->SetOutputDevice(found->GetOutputDevice());
-        route->SetGateway(found->GetGateway());
-        if (dsr)
-        {
-            if (found->GetGateway() != Ipv4Address::GetAny())
-            {
-                return "server-not-on-link"; // DSR only rewrites the MAC: servers are on-link
-            }
-            route->SetGateway(e.gateway.GetIpv4());
-        }
-        // The forwarding code lowers the TTL and, when checksums are enabled (the received
-        // header has them on), recomputes the header checksum.
-        Ipv4Header h = header;
-        h.SetSource(e.after.src.GetIpv4());
-        h.SetDestination(e.after.dst.GetIpv4());
-        ucb(route, out, h);
-        return "";
-    }
-
-    IlbAppliance* m_ilb{nullptr}; //!< the engine (not owned: the appliance owns this hook)
-    Ptr<Ipv4> m_ipv4;             //!< the node's Ipv4
-};
-
-/**
- * \ingroup adc
- * \brief The IPv6 datapath hook of an IlbAppliance (an Ipv6RoutingProtocol for the node's
- * Ipv6ListRouting, above static routing). It originates no routes.
- */
-class IlbIpv6Routing : public Ipv6RoutingProtocol
-{
-  public:
-    /// \return the TypeId
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::IlbIpv6Routing")
-                                .SetParent<Ipv6RoutingProtocol>()
-                                .SetGroupName("Adc")
-                                .AddConstructor<IlbIpv6Routing>();
-        return tid;
-    }
-
-    /// \param ilb the appliance whose engine decides (null detaches)
-    void Attach(IlbAppliance* ilb)
-    {
-        m_ilb = ilb;
-    }
-
-    Ptr<Ipv6Route> RouteOutput(Ptr<Packet> p,
-                               const Ipv6Header& header,
-                               Ptr<NetDevice> oif,
-                               Socket::SocketErrno& sockerr) override
-    {
-        sockerr = Socket::ERROR_NOROUTETOHOST;
-        return nullptr;
-    }
-
-    bool RouteInput(Ptr<const Packet> p,
-                    const Ipv6Header& header,
-                    Ptr<const NetDevice> idev,
-                    UnicastForwardCallback ucb,
-                    MulticastForwardCallback mcb,
-                    LocalDeliverCallback lcb,
-                    ErrorCallback ecb) override
-    {
-        NS_LOG_FUNCTION(this << p << header << idev);
-        const Ipv6Address dst = header.GetDestination();
-        if (!m_ilb || !m_ipv6 || ucb.IsNull() || dst.IsMulticast() || dst.IsLinkLocal())
-        {
-            return false;
-        }
-        // Extension headers other than hop-by-hop stay in the packet: a next header other
-        // than TCP/UDP (a fragment header, say) is not ILB traffic.
-        const IlbAppliance::Ingress in = IlbAppliance::Describe(header.GetSource(),
-                                                                dst,
-                                                                header.GetNextHeader(),
-                                                                p,
-                                                                false,
+                                                                Family::IsFragment(header),
                                                                 header.GetSerializedSize());
         return m_ilb->Process(in, [&](const IlbAppliance::Egress& e) {
             return Send(idev, p, header, ucb, e);
@@ -569,14 +522,134 @@ class IlbIpv6Routing : public Ipv6RoutingProtocol
     {
     }
 
-    void NotifyAddAddress(uint32_t interface, Ipv6InterfaceAddress address) override
+    void NotifyAddAddress(uint32_t interface, typename Family::InterfaceAddress address) override
     {
     }
 
-    void NotifyRemoveAddress(uint32_t interface, Ipv6InterfaceAddress address) override
+    void NotifyRemoveAddress(uint32_t interface, typename Family::InterfaceAddress address) override
     {
     }
 
+    void PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const override
+    {
+        std::ostream& os = *stream->GetStream();
+        os << Family::NAME << ", Time: " << Now().As(unit) << "\n";
+        if (m_ilb)
+        {
+            m_ilb->Print(os);
+        }
+    }
+
+  protected:
+    /// \param ip the node's IP object (SetIpv4 / SetIpv6 of the concrete hook)
+    void SetIp(Ptr<typename Family::Ip> ip)
+    {
+        m_ip = ip;
+    }
+
+    void DoDispose() override
+    {
+        m_ilb = nullptr;
+        m_ip = nullptr;
+        Protocol::DoDispose();
+    }
+
+  private:
+    /// \param dst a destination \return a route from the node's other protocols, or null
+    Ptr<Route> LookupRoute(typename Family::Address dst) const
+    {
+        Ptr<typename Family::ListRouting> list =
+            DynamicCast<typename Family::ListRouting>(m_ip->GetRoutingProtocol());
+        if (!list)
+        {
+            return nullptr;
+        }
+        Header lookup;
+        lookup.SetDestination(dst);
+        for (uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i)
+        {
+            int16_t priority = 0;
+            Ptr<Protocol> other = list->GetRoutingProtocol(i, priority);
+            if (PeekPointer(other) == this)
+            {
+                continue;
+            }
+            Socket::SocketErrno err = Socket::ERROR_NOTERROR;
+            if (Ptr<Route> route = other->RouteOutput(nullptr, lookup, nullptr, err))
+            {
+                return route;
+            }
+        }
+        return nullptr;
+    }
+
+    /// Carry out the engine's decision. \return "" or a drop reason
+    std::string Send(Ptr<const NetDevice> idev,
+                     Ptr<const Packet> p,
+                     const Header& header,
+                     const UnicastForwardCallback& ucb,
+                     const IlbAppliance::Egress& e) const
+    {
+        Ptr<const Packet> out = p;
+        std::string reason;
+        if (e.rewrite && !(out = RewriteTransport(p, e.before, e.after, reason)))
+        {
+            return reason;
+        }
+        const bool dsr = !e.gateway.IsNone();
+        Ptr<Route> found = LookupRoute(Family::Get(dsr ? e.gateway : e.after.dst));
+        if (!found)
+        {
+            return "no-route";
+        }
+        Ptr<Route> route = Create<Route>();
+        route->SetDestination(Family::Get(e.after.dst));
+        route->SetSource(found->GetSource());
+        route->SetOutputDevice(found->GetOutputDevice());
+        route->SetGateway(found->GetGateway());
+        if (dsr)
+        {
+            if (!found->GetGateway().IsAny())
+            {
+                return "server-not-on-link"; // DSR only rewrites the MAC: servers are on-link
+            }
+            route->SetGateway(Family::Get(e.gateway));
+        }
+        // The IPv4 forwarding code lowers the TTL and, when checksums are enabled (the
+        // received header has them on), recomputes the header checksum.
+        Header h = header;
+        h.SetSource(Family::Get(e.after.src));
+        h.SetDestination(Family::Get(e.after.dst));
+        Family::Forward(ucb, idev, route, out, h);
+        return "";
+    }
+
+    IlbAppliance* m_ilb{nullptr};  //!< the engine (not owned: the appliance owns this hook)
+    Ptr<typename Family::Ip> m_ip; //!< the node's Ipv4 / Ipv6
+};
+
+/**
+ * \ingroup adc
+ * \brief The IPv4 datapath hook of an IlbAppliance (an Ipv4RoutingProtocol for the node's
+ * Ipv4ListRouting, above static routing). It originates no routes.
+ */
+class IlbIpv4Routing : public IlbRoutingHook<IlbIpv4Family, IlbIpv4Routing>
+{
+  public:
+    void SetIpv4(Ptr<Ipv4> ipv4) override
+    {
+        SetIp(ipv4);
+    }
+};
+
+/**
+ * \ingroup adc
+ * \brief The IPv6 datapath hook of an IlbAppliance (an Ipv6RoutingProtocol for the node's
+ * Ipv6ListRouting, above static routing). It originates no routes.
+ */
+class IlbIpv6Routing : public IlbRoutingHook<IlbIpv6Family, IlbIpv6Routing>
+{
+  public:
     void NotifyAddRoute(Ipv6Address dst,
                         Ipv6Prefix mask,
                         Ipv6Address nextHop,
@@ -595,96 +668,8 @@ class IlbIpv6Routing : public Ipv6RoutingProtocol
 
     void SetIpv6(Ptr<Ipv6> ipv6) override
     {
-        m_ipv6 = ipv6;
+        SetIp(ipv6);
     }
-
-    void PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const override
-    {
-        std::ostream& os = *stream->GetStream();
-        os << "IlbIpv6Routing, Time: " << Now().As(unit) << "\n";
-        if (m_ilb)
-        {
-            m_ilb->Print(os);
-        }
-    }
-
-  protected:
-    void DoDispose() override
-    {
-        m_ilb = nullptr;
-        m_ipv6 = nullptr;
-        Ipv6RoutingProtocol::DoDispose();
-    }
-
-  private:
-    /// \param dst a destination \return a route from the node's other protocols, or null
-    Ptr<Ipv6Route> LookupRoute(Ipv6Address dst) const
-    {
-        Ptr<Ipv6ListRouting> list = DynamicCast<Ipv6ListRouting>(m_ipv6->GetRoutingProtocol());
-        if (!list)
-        {
-            return nullptr;
-        }
-        Ipv6Header lookup;
-        lookup.SetDestination(dst);
-        for (uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i)
-        {
-            int16_t priority = 0;
-            Ptr<Ipv6RoutingProtocol> other = list->GetRoutingProtocol(i, priority);
-            if (PeekPointer(other) == this)
-            {
-                continue;
-            }
-            Socket::SocketErrno err = Socket::ERROR_NOTERROR;
-            if (Ptr<Ipv6Route> route = other->RouteOutput(nullptr, lookup, nullptr, err))
-            {
-                return route;
-            }
-        }
-        return nullptr;
-    }
-
-    /// Carry out the engine's decision. \return "" or a drop reason
-    std::string Send(Ptr<const NetDevice> idev,
-                     Ptr<const Packet> p,
-                     const Ipv6Header& header,
-                     const UnicastForwardCallback& ucb,
-                     const IlbAppliance::Egress& e) const
-    {
-        Ptr<const Packet> out = p;
-        std::string reason;
-        if (e.rewrite && !(out = RewriteTransport(p, e.before, e.after, reason)))
-        {
-            return reason;
-        }
-        const bool dsr = !e.gateway.IsNone();
-        Ptr<Ipv6Route> found = LookupRoute(dsr ? e.gateway.GetIpv6() : e.after.dst.GetIpv6());
-        if (!found)
-        {
-            return "no-route";
-        }
-        Ptr<Ipv6Route> route = Create<Ipv6Route>();
-        route->SetDestination(e.after.dst.GetIpv6());
-        route->SetSource(found->GetSource());
-        route->SetOutputDevice(found->GetOutputDevice());
-        route->SetGateway(found->GetGateway());
-        if (dsr)
-        {
-            if (!found->GetGateway().IsAny())
-            {
-                return "server-not-on-link";
-            }
-            route->SetGateway(e.gateway.GetIpv6());
-        }
-        Ipv6Header h = header;
-        h.SetSource(e.after.src.GetIpv6());
-        h.SetDestination(e.after.dst.GetIpv6());
-        ucb(idev, route, out, h);
-        return "";
-    }
-
-    IlbAppliance* m_ilb{nullptr}; //!< the engine (not owned)
-    Ptr<Ipv6> m_ipv6;             //!< the node's Ipv6
 };
 
 NS_OBJECT_ENSURE_REGISTERED(IlbIpv4Routing);

@@ -299,8 +299,8 @@ class IlbAppliance : public Object
     void DoDispose() override;
 
   private:
-    friend class IlbIpv4Routing;
-    friend class IlbIpv6Routing;
+    template <class Family, class Self>
+    friend class IlbRoutingHook; // the IPv4 and IPv6 datapath hooks
 
     /// What the start of a packet's transport header gave.
     enum class TransportStatus : uint8_t
