@@ -75,6 +75,7 @@ struct Settings
     double timeout{4};
     bool pcap{true};
     bool pcapAll{false};
+    bool checksums{false};
     std::string outputDir{"results/ilb-topologies"};
     uint32_t seed{1};
     uint32_t run{1};
@@ -420,10 +421,17 @@ main(int argc, char* argv[])
     cmd.AddValue("timeout", "client request timeout (s)", s.timeout);
     cmd.AddValue("pcap", "write pcaps of the client side and the server LAN", s.pcap);
     cmd.AddValue("pcapAll", "pcaps for every topology (default: the first only)", s.pcapAll);
+    cmd.AddValue("checksums",
+                 "compute and check IPv4/TCP/UDP checksums (every rewrite must keep them right)",
+                 s.checksums);
     cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
     cmd.AddValue("seed", "RNG seed", s.seed);
     cmd.AddValue("run", "RNG run number", s.run);
     cmd.Parse(argc, argv);
+    if (s.checksums)
+    {
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+    }
 
     try
     {

@@ -3,6 +3,9 @@
 
 Usage: check-pcap-decode.py PCAP FILTER[=MIN] [FILTER[=MIN] ...]
 PCAP may be a glob pattern: the first file matching it (in sorted order) is read.
+With --check-checksums (first argument), tshark validates IPv4, TCP and UDP checksums, so
+"tcp.checksum.status == 0" counts bad TCP checksums and "tcp.checksum.status == 2" unverified
+ones (the latter should be none when the simulation computed checksums).
 Each FILTER is a Wireshark display filter; at least MIN packets (default 1) must match it
 (tshark, from Debian's tshark package, does the decoding). Also fails when tshark reports
 malformed packets ("_ws.malformed") or checksum errors flagged as bad.
@@ -13,27 +16,39 @@ import subprocess
 import sys
 
 
+CHECKSUM_OPTIONS = []
+
+
 def count(pcap, display_filter):
-    out = subprocess.run(["tshark", "-n", "-r", pcap, "-Y", display_filter, "-T", "fields",
-                          "-e", "frame.number"], check=True, capture_output=True, text=True)
+    out = subprocess.run(["tshark", "-n", *CHECKSUM_OPTIONS, "-r", pcap, "-Y", display_filter,
+                          "-T", "fields", "-e", "frame.number"],
+                         check=True, capture_output=True, text=True)
     return len([line for line in out.stdout.splitlines() if line.strip()])
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    if args and args[0] == "--check-checksums":
+        CHECKSUM_OPTIONS.extend(["-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE",
+                                 "-o", "udp.check_checksum:TRUE"])
+        args = args[1:]
+    if len(args) < 2:
         print(__doc__)
         return 2
     if shutil.which("tshark") is None:
         print("tshark is not installed (apt-get install tshark)")
         return 1
-    matches = sorted(glob.glob(sys.argv[1]))
+    matches = sorted(glob.glob(args[0]))
     if not matches:
-        print(f"no pcap file matches {sys.argv[1]}")
+        print(f"no pcap file matches {args[0]}")
         return 1
-    pcap, checks = matches[0], sys.argv[2:]
+    pcap, checks = matches[0], args[1:]
     print(f"reading {pcap}")
     failed = False
-    for check in checks + ["_ws.malformed=0=max", "tcp.checksum.status == 0=0=max"]:
+    default_checks = ["_ws.malformed=0=max", "tcp.checksum.status == 0=0=max"]
+    if CHECKSUM_OPTIONS:
+        default_checks += ["ip.checksum.status == 0=0=max", "udp.checksum.status == 0=0=max"]
+    for check in checks + default_checks:
         parts = check.rsplit("=", 2) if check.endswith("=max") else check.rsplit("=", 1)
         if check.endswith("=max"):
             flt, limit = parts[0], int(parts[1])
