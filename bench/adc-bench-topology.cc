@@ -9,6 +9,8 @@
  *                      [--partitions=1] [--ipv6=false] [--verify=true] [--csv=FILE]
  */
 
+#include "adc-bench-util.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-topology-helper.h"
 #include "ns3/adc-trace-helper.h"
@@ -121,7 +123,7 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "Also write the results as metric,value CSV to this file", csv);
     cmd.Parse(argc, argv);
 
-    std::vector<std::pair<std::string, std::string>> rows;
+    AdcBenchRows rows;
     try
     {
         Ptr<AdcIspTopologyHelper> helper = CreateObject<AdcIspTopologyHelper>();
@@ -176,21 +178,5 @@ main(int argc, char* argv[])
     {
         std::cout << fmt::format("{:<28} {:>12}\n", metric, value);
     }
-    if (!csv.empty())
-    {
-        try
-        {
-            AdcCsvWriter out(csv, {"metric", "value"});
-            for (const auto& [metric, value] : rows)
-            {
-                out.WriteRow({metric, value});
-            }
-        }
-        catch (const AdcConfigError& e)
-        {
-            std::cerr << e.what() << std::endl;
-            return 2;
-        }
-    }
-    return 0;
+    return AdcBenchWriteCsv(csv, rows);
 }

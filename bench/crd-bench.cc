@@ -30,6 +30,8 @@
  *             [--seed=1] [--run=1] [--runs=123] [--repeat=1] [--verbose] [--csv=FILE]
  */
 
+#include "adc-bench-util.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-tcp-relay.h"
@@ -436,7 +438,7 @@ main(int argc, char* argv[])
                              "state_B",
                              "conns",
                              "B/conn");
-    std::vector<std::pair<std::string, std::string>> rows;
+    AdcBenchRows rows;
     rows.emplace_back("clients", std::to_string(nClients));
     for (std::size_t i = 0; i < results.size(); ++i)
     {
@@ -533,21 +535,5 @@ main(int argc, char* argv[])
         rows.emplace_back("run1_throughput_met", results[0].gbps >= target ? "true" : "false");
     }
 
-    if (!csv.empty())
-    {
-        try
-        {
-            AdcCsvWriter out(csv, {"metric", "value"});
-            for (const auto& [metric, value] : rows)
-            {
-                out.WriteRow({metric, value});
-            }
-        }
-        catch (const AdcConfigError& e)
-        {
-            std::cerr << e.what() << std::endl;
-            return 2;
-        }
-    }
-    return 0;
+    return AdcBenchWriteCsv(csv, rows);
 }

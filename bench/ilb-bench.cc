@@ -25,6 +25,8 @@
  *             [--repeat=2] [--flows=20000] [--csv=FILE]
  */
 
+#include "adc-bench-util.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-connection-table.h"
 #include "ns3/adc-trace-helper.h"
@@ -288,7 +290,7 @@ main(int argc, char* argv[])
                        StringValue("ns3::ConstantRandomVariable[Constant=0.0]"));
     Config::SetDefault("ns3::ArpCache::PendingQueueSize", UintegerValue(1000));
 
-    std::vector<std::pair<std::string, std::string>> rows;
+    AdcBenchRows rows;
     try
     {
         if (s.repeat == 0 || s.packets == 0 || s.clients == 0 || s.flows == 0)
@@ -394,21 +396,5 @@ main(int argc, char* argv[])
         std::cerr << "configuration error: " << e.what() << std::endl;
         return 2;
     }
-    if (!csv.empty())
-    {
-        try
-        {
-            AdcCsvWriter out(csv, {"metric", "value"});
-            for (const auto& [metric, value] : rows)
-            {
-                out.WriteRow({metric, value});
-            }
-        }
-        catch (const AdcConfigError& e)
-        {
-            std::cerr << e.what() << std::endl;
-            return 2;
-        }
-    }
-    return 0;
+    return AdcBenchWriteCsv(csv, rows);
 }

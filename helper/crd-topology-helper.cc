@@ -225,12 +225,7 @@ CrdTopologyHelper::GetTypeId()
                           "Which requests go to the caches.",
                           EnumValue(CrdLowerTierAppliance::GET_NO_QUERY),
                           MakeEnumAccessor(&CrdTopologyHelper::m_cacheableRule),
-                          MakeEnumChecker(CrdLowerTierAppliance::GET_NO_QUERY,
-                                          "GET_NO_QUERY",
-                                          CrdLowerTierAppliance::ALL,
-                                          "ALL",
-                                          CrdLowerTierAppliance::NONE,
-                                          "NONE"))
+                          CrdLowerTierAppliance::MakeCacheableRuleChecker())
             .AddAttribute("CacheCapacity",
                           "Bytes each cache server holds.",
                           UintegerValue(1ULL << 30),

@@ -31,8 +31,6 @@ NS_OBJECT_ENSURE_REGISTERED(AdcTcpRelay);
 namespace
 {
 
-/// Ports tried when the stack still holds a just-released port (a connection in TIME_WAIT).
-constexpr uint32_t kBindAttempts = 8;
 /// Overhead of one std::map node besides its value (three links and the colour, rounded).
 constexpr std::size_t kMapNodeOverhead = 4 * sizeof(void*);
 
@@ -193,7 +191,7 @@ AdcTcpRelay::GetPerFlowStateBytes() const
         total += sizeof(kv) + kMapNodeOverhead;
         for (const Side* side : {&kv.second.client, &kv.second.server})
         {
-            total += side->pending.packets.size() * sizeof(Ptr<Packet>) + side->pending.bytes;
+            total += side->pending.GetNPackets() * sizeof(Ptr<Packet>) + side->pending.GetBytes();
         }
     }
     return total;
@@ -241,11 +239,9 @@ AdcTcpRelay::StartApplication()
     {
         return;
     }
-    m_listen = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    if (m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) == -1 ||
-        m_listen->Listen() == -1)
+    m_listen = AdcListenTcp(GetNode(), m_port);
+    if (!m_listen)
     {
-        m_listen = nullptr;
         throw AdcConfigError("AdcTcpRelay: Port " + std::to_string(m_port) +
                              " cannot be bound on node " + std::to_string(GetNode()->GetId()) +
                              " (already in use?)");
@@ -260,12 +256,7 @@ AdcTcpRelay::StopApplication()
     NS_LOG_FUNCTION(this);
     if (m_listen)
     {
-        m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                    MakeNullCallback<void, Ptr<Socket>, const Address&>());
-        if (!m_disposing)
-        {
-            m_listen->Close();
-        }
+        AdcStopListening(m_listen, !m_disposing);
         m_listen = nullptr;
     }
     std::vector<uint64_t> ids;
@@ -335,32 +326,6 @@ AdcTcpRelay::HandleAccept(Ptr<Socket> s, const Address& from)
     }
 }
 
-std::optional<uint16_t>
-AdcTcpRelay::BindFromRange(Ptr<Socket> s, Ipv4Address clientIp)
-{
-    // A port the stack still holds (a closing connection of the same client) is skipped.
-    std::vector<uint16_t> held;
-    std::optional<uint16_t> port;
-    for (uint32_t attempt = 0; attempt < kBindAttempts && !port; ++attempt)
-    {
-        port = m_ports->Allocate();
-        if (!port)
-        {
-            break;
-        }
-        if (s->Bind(InetSocketAddress(clientIp, *port)) == -1)
-        {
-            held.push_back(*port);
-            port.reset();
-        }
-    }
-    for (uint16_t p : held)
-    {
-        m_ports->Release(p);
-    }
-    return port;
-}
-
 void
 AdcTcpRelay::OpenServerSide(uint64_t id)
 {
@@ -370,7 +335,7 @@ AdcTcpRelay::OpenServerSide(uint64_t id)
     m_idOf[s] = id;
     if (m_useClientSource)
     {
-        r.port = BindFromRange(s, r.clientIp);
+        r.port = AdcBindFromRange(s, r.clientIp, m_ports);
         if (!r.port)
         {
             End(id, "port-exhausted");
@@ -385,17 +350,12 @@ AdcTcpRelay::OpenServerSide(uint64_t id)
     s->SetConnectCallback(MakeCallback(&AdcTcpRelay::HandleConnected, this),
                           MakeCallback(&AdcTcpRelay::HandleConnectFailed, this));
     Watch(s);
-    if (m_useClientSource)
+    // Without USIP no output source is set: the connection uses the node's own address.
+    if (!AdcConnectFrom(s,
+                        m_useClientSource ? m_routing : nullptr,
+                        r.clientIp,
+                        InetSocketAddress(r.destIp, r.destPort)))
     {
-        // Connect takes its local address from the route: make it the client's.
-        m_routing->SetNextOutputSource(r.clientIp);
-    }
-    if (s->Connect(InetSocketAddress(r.destIp, r.destPort)) == -1)
-    {
-        if (m_useClientSource)
-        {
-            m_routing->SetNextOutputSource(Ipv4Address::GetAny());
-        }
         End(id, "connect-failed");
     }
 }
@@ -506,17 +466,16 @@ AdcTcpRelay::Pump(uint64_t id)
 }
 
 void
-AdcTcpRelay::Read(Side& from, Outbox& into, bool all)
+AdcTcpRelay::Read(Side& from, AdcTxQueue& into, bool all)
 {
-    while (all || into.bytes < m_window)
+    while (all || into.GetBytes() < m_window)
     {
         Ptr<Packet> p = from.socket->Recv();
         if (!p || p->GetSize() == 0)
         {
             return;
         }
-        into.bytes += p->GetSize();
-        into.packets.push_back(p);
+        into.Push(p);
     }
 }
 
@@ -527,7 +486,7 @@ AdcTcpRelay::Move(Side& from, Side& to, bool toServer)
     Read(from, to.pending, from.shutdown);
     Flush(to, toServer);
     // A close before the handshake completed would reset the connection: wait for it.
-    if (to.shutdown || !to.connected || !from.peerClosed || !to.pending.packets.empty() ||
+    if (to.shutdown || !to.connected || !from.peerClosed || !to.pending.IsEmpty() ||
         from.socket->GetRxAvailable() > 0)
     {
         return false;
@@ -535,43 +494,21 @@ AdcTcpRelay::Move(Side& from, Side& to, bool toServer)
     // Half-close "to" with Close(), which sends the FIN even while the last bytes are still
     // unacknowledged (ns-3.37's ShutdownSend then waits for an empty buffer and never sends
     // it). Close() resets a connection with unread bytes, so read them first.
-    const uint64_t before = from.pending.bytes;
+    const uint64_t before = from.pending.GetBytes();
     Read(to, from.pending, true);
     to.shutdown = true;
     to.socket->Close();
-    return from.pending.bytes > before;
+    return from.pending.GetBytes() > before;
 }
 
 void
 AdcTcpRelay::Flush(Side& side, bool toServer)
 {
-    Outbox& out = side.pending;
-    while (!out.packets.empty())
-    {
-        Ptr<Packet> p = out.packets.front();
-        const uint32_t room = side.socket->GetTxAvailable();
-        if (room == 0)
-        {
-            return; // the send callback resumes when the transmit buffer drains
-        }
-        const uint32_t n = std::min(room, p->GetSize());
-        if (side.socket->Send(n == p->GetSize() ? p : p->CreateFragment(0, n)) < 0)
-        {
-            return;
-        }
-        out.bytes -= n;
-        if (n == p->GetSize())
-        {
-            out.packets.pop_front();
-        }
-        else
-        {
-            out.packets.front() = p->CreateFragment(n, p->GetSize() - n);
-        }
+    side.pending.Flush(side.socket, [this, &side, toServer](uint32_t n) {
         side.sent += n;
         (toServer ? m_toServer : m_toClient) += n;
         m_relayedTrace(toServer, n);
-    }
+    });
 }
 
 void
@@ -634,26 +571,7 @@ AdcTcpRelay::End(uint64_t id, const std::string& outcome)
 void
 AdcTcpRelay::Detach(Ptr<Socket> s, bool close)
 {
-    // Detach first: Close() can notify synchronously, and the socket outlives our records.
-    s->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
-                          MakeNullCallback<void, Ptr<Socket>>());
-    s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-    s->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
-    s->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
-                         MakeNullCallback<void, Ptr<Socket>>());
-    if (!close || m_disposing)
-    {
-        return;
-    }
-    // Unread bytes would turn the close into a reset.
-    while (Ptr<Packet> p = s->Recv())
-    {
-        if (p->GetSize() == 0)
-        {
-            break;
-        }
-    }
-    s->Close();
+    AdcDetachSocket(s, close && !m_disposing);
 }
 
 } // namespace ns3

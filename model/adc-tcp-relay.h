@@ -10,6 +10,7 @@
 
 #include "adc-policy-routing.h"
 #include "adc-port-range.h"
+#include "adc-socket-util.h"
 
 #include "ns3/address.h"
 #include "ns3/application.h"
@@ -21,7 +22,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -137,13 +137,6 @@ class AdcTcpRelay : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /// Bytes waiting for room in a socket's transmit buffer.
-    struct Outbox
-    {
-        std::deque<Ptr<Packet>> packets; //!< in order
-        uint64_t bytes{0};               //!< their total size
-    };
-
     /// One side of a relay: the accepted socket (client) or the one it opened (server).
     struct Side
     {
@@ -151,7 +144,7 @@ class AdcTcpRelay : public Application
         bool connected{false};  //!< handshake done
         bool peerClosed{false}; //!< its peer sent FIN (normal close notified)
         bool shutdown{false};   //!< the relay sent (or queued) its FIN
-        Outbox pending;         //!< bytes for this side's peer
+        AdcTxQueue pending;     //!< bytes for this side's peer
         uint64_t sent{0};       //!< bytes handed to this side's socket
     };
 
@@ -194,8 +187,6 @@ class AdcTcpRelay : public Application
 
     /// Open the server side of relay \p id; ends the relay on failure.
     void OpenServerSide(uint64_t id);
-    /// \param clientIp source address \param s the socket \return a bound port of the range
-    std::optional<uint16_t> BindFromRange(Ptr<Socket> s, Ipv4Address clientIp);
     /// Move bytes both ways for relay \p id until nothing moves; ends it when both are closed.
     void Pump(uint64_t id);
     /**
@@ -208,7 +199,7 @@ class AdcTcpRelay : public Application
      */
     bool Move(Side& from, Side& to, bool toServer);
     /// Queue what \p from received on \p into: up to RelayWindow bytes, or all when \p all.
-    void Read(Side& from, Outbox& into, bool all);
+    void Read(Side& from, AdcTxQueue& into, bool all);
     /// Hand as much of \p side's queue to its socket as its transmit buffer takes.
     void Flush(Side& side, bool toServer);
     /// Discard what a local connection received; close it once its peer closed.

@@ -40,8 +40,6 @@ constexpr uint32_t kMaxChunk = 65536;
 constexpr uint64_t kRelayWindow = 65536;
 /// Parsed requests queued per front before the front is no longer read.
 constexpr std::size_t kMaxPipelined = 16;
-/// Ports tried when the stack still holds a just-released port (TIME_WAIT of a failed backend).
-constexpr uint32_t kBindAttempts = 8;
 /// Overhead of one std::map node besides its value (three links and the colour, rounded).
 constexpr std::size_t kMapNodeOverhead = 4 * sizeof(void*);
 /// Seed of the LB method's hashes unless "HashSeed" says otherwise (AdcLbMethod's default).
@@ -163,6 +161,12 @@ TextPacket(const std::string& text)
 
 } // namespace
 
+Ptr<const AttributeChecker>
+CrdLowerTierAppliance::MakeCacheableRuleChecker()
+{
+    return MakeEnumChecker(GET_NO_QUERY, "GET_NO_QUERY", ALL, "ALL", NONE, "NONE");
+}
+
 TypeId
 CrdLowerTierAppliance::GetTypeId()
 {
@@ -208,12 +212,7 @@ CrdLowerTierAppliance::GetTypeId()
                           "'?'), ALL or NONE.",
                           EnumValue(CrdLowerTierAppliance::GET_NO_QUERY),
                           MakeEnumAccessor(&CrdLowerTierAppliance::m_rule),
-                          MakeEnumChecker(CrdLowerTierAppliance::GET_NO_QUERY,
-                                          "GET_NO_QUERY",
-                                          CrdLowerTierAppliance::ALL,
-                                          "ALL",
-                                          CrdLowerTierAppliance::NONE,
-                                          "NONE"))
+                          MakeCacheableRuleChecker())
             .AddAttribute("Mip",
                           "Mapped IP: source of connections to the caches, so they answer "
                           "this appliance. 0.0.0.0 = unset (allowed only with CacheableRule "
@@ -574,7 +573,7 @@ CrdLowerTierAppliance::GetPerFlowStateBytes() const
         {
             total += it.head.ToWireString().size();
         }
-        total += f.out.packets.size() * sizeof(Ptr<Packet>) + f.out.bytes;
+        total += f.out.GetNPackets() * sizeof(Ptr<Packet>) + f.out.GetBytes();
         // The request parser buffers at most one incomplete head; its size is not exposed,
         // so its fixed part is counted (the bytes it buffers are bounded by kMaxHeadBytes).
         total += sizeof(AdcHttpStreamParser);
@@ -585,7 +584,7 @@ CrdLowerTierAppliance::GetPerFlowStateBytes() const
         total += sizeof(kv) + kMapNodeOverhead;
         total += sizeof(std::pair<Ptr<Socket>, uint64_t>) + kMapNodeOverhead;
         total += b.target.capacity() + b.headBuf.capacity();
-        total += b.out.packets.size() * sizeof(Ptr<Packet>) + b.out.bytes;
+        total += b.out.GetNPackets() * sizeof(Ptr<Packet>) + b.out.GetBytes();
     }
     return total;
 }
@@ -601,11 +600,9 @@ CrdLowerTierAppliance::StartApplication()
     {
         return;
     }
-    m_listen = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    if (m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_servicePort)) == -1 ||
-        m_listen->Listen() == -1)
+    m_listen = AdcListenTcp(GetNode(), m_servicePort);
+    if (!m_listen)
     {
-        m_listen = nullptr;
         throw AdcConfigError("CrdLowerTierAppliance " + m_name + ": ServicePort " +
                              std::to_string(m_servicePort) + " cannot be bound on node " +
                              std::to_string(GetNode()->GetId()) + " (already in use?)");
@@ -620,12 +617,7 @@ CrdLowerTierAppliance::StopApplication()
     NS_LOG_FUNCTION(this);
     if (m_listen)
     {
-        m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                    MakeNullCallback<void, Ptr<Socket>, const Address&>());
-        if (!m_disposing)
-        {
-            m_listen->Close();
-        }
+        AdcStopListening(m_listen, !m_disposing);
         m_listen = nullptr;
     }
     std::vector<uint64_t> ids;
@@ -678,67 +670,9 @@ CrdLowerTierAppliance::BackendOf(Ptr<Socket> s) const
 }
 
 void
-CrdLowerTierAppliance::Push(Outbox& out, Ptr<Packet> p)
-{
-    if (p->GetSize() > 0)
-    {
-        out.bytes += p->GetSize();
-        out.packets.push_back(p);
-    }
-}
-
-void
-CrdLowerTierAppliance::Flush(Ptr<Socket> s, Outbox& out)
-{
-    while (!out.packets.empty())
-    {
-        Ptr<Packet> p = out.packets.front();
-        const uint32_t room = s->GetTxAvailable();
-        if (room == 0)
-        {
-            return; // the send callback resumes when the transmit buffer drains
-        }
-        const uint32_t n = std::min(room, p->GetSize());
-        Ptr<Packet> part = n == p->GetSize() ? p : p->CreateFragment(0, n);
-        if (s->Send(part) < 0)
-        {
-            return;
-        }
-        out.bytes -= n;
-        if (n == p->GetSize())
-        {
-            out.packets.pop_front();
-        }
-        else
-        {
-            out.packets.front() = p->CreateFragment(n, p->GetSize() - n);
-        }
-    }
-}
-
-void
 CrdLowerTierAppliance::DetachAndClose(Ptr<Socket> s)
 {
-    // Detach first: Close() can notify synchronously, and the socket outlives our records.
-    s->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
-                          MakeNullCallback<void, Ptr<Socket>>());
-    s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-    s->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
-    s->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
-                         MakeNullCallback<void, Ptr<Socket>>());
-    if (m_disposing)
-    {
-        return;
-    }
-    // Unread bytes would turn the close into a reset.
-    while (Ptr<Packet> p = s->Recv())
-    {
-        if (p->GetSize() == 0)
-        {
-            break;
-        }
-    }
-    s->Close();
+    AdcDetachSocket(s, !m_disposing);
 }
 
 void
@@ -880,11 +814,11 @@ CrdLowerTierAppliance::Service(uint64_t fid)
             f.pending.pop_front();
             HandleRequest(fid, item);
         }
-        if (f.backend != 0 && f.out.bytes < kRelayWindow)
+        if (f.backend != 0 && f.out.GetBytes() < kRelayWindow)
         {
             ReadBackend(f.backend); // resume a relay paused for room; may finish the request
         }
-        Flush(f.socket, f.out);
+        f.out.Flush(f.socket);
         if (f.backend == 0 && !f.closeWhenFlushed && !f.abort &&
             (!f.pending.empty() || f.socket->GetRxAvailable() > 0))
         {
@@ -895,7 +829,7 @@ CrdLowerTierAppliance::Service(uint64_t fid)
     Front& f = m_fronts.at(fid);
     f.inService = false;
     const bool idle = f.backend == 0 && f.pending.empty();
-    if (f.abort || (f.out.packets.empty() && (f.closeWhenFlushed || (f.peerClosed && idle))))
+    if (f.abort || (f.out.IsEmpty() && (f.closeWhenFlushed || (f.peerClosed && idle))))
     {
         CloseFront(fid);
     }
@@ -985,7 +919,7 @@ CrdLowerTierAppliance::AnswerLocally(Front& f,
         f.closeWhenFlushed = true;
     }
     NS_LOG_INFO(m_name << " answers " << status << " " << reason);
-    Push(f.out, TextPacket(head.ToWireString()));
+    f.out.Push(TextPacket(head.ToWireString()));
 }
 
 void
@@ -1024,7 +958,7 @@ CrdLowerTierAppliance::CloseFront(uint64_t fid)
     Ptr<Socket> s = f.socket;
     if (!m_disposing)
     {
-        Flush(s, f.out); // what fits still goes out before the FIN (a cut response's start)
+        f.out.Flush(s); // what fits still goes out before the FIN (a cut response's start)
     }
     m_frontOf.erase(s);
     m_fronts.erase(it);
@@ -1057,26 +991,7 @@ CrdLowerTierAppliance::StartOrigin(uint64_t fid, const Item& item, Ipv4Address c
     Front& f = m_fronts.at(fid);
     const std::string clientText = IpText(clientIp);
     Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    // A port the stack still holds (a closing connection of the same client) is skipped.
-    std::vector<uint16_t> held;
-    std::optional<uint16_t> port;
-    for (uint32_t attempt = 0; attempt < kBindAttempts && !port; ++attempt)
-    {
-        port = m_ports->Allocate();
-        if (!port)
-        {
-            break;
-        }
-        if (s->Bind(InetSocketAddress(clientIp, *port)) == -1)
-        {
-            held.push_back(*port);
-            port.reset();
-        }
-    }
-    for (uint16_t p : held)
-    {
-        m_ports->Release(p);
-    }
+    const std::optional<uint16_t> port = AdcBindFromRange(s, clientIp, m_ports);
     if (!port)
     {
         ++m_portExhausted;
@@ -1122,11 +1037,11 @@ CrdLowerTierAppliance::AddBackend(uint64_t fid,
     AdcHttpMessage request = item.head;
     request.SetHeader(m_clientIpHeader, IpText(clientIp));
     request.SetHeader("Connection", "close");
-    Push(b.out, TextPacket(request.ToWireString()));
+    b.out.Push(TextPacket(request.ToWireString()));
     for (uint64_t left = item.bodyBytes; left > 0;)
     {
         const auto n = static_cast<uint32_t>(std::min<uint64_t>(left, kMaxChunk));
-        Push(b.out, Create<Packet>(n));
+        b.out.Push(Create<Packet>(n));
         left -= n;
     }
     return bid;
@@ -1144,16 +1059,14 @@ CrdLowerTierAppliance::ConnectBackend(uint64_t bid, Ipv4Address source, const Ad
     s->SetCloseCallbacks(MakeCallback(&CrdLowerTierAppliance::HandleBackendPeerClose, this),
                          MakeCallback(&CrdLowerTierAppliance::HandleBackendError, this));
     // Connect takes its local address from the route: make it the MIP or the client IP.
-    m_routing->SetNextOutputSource(source);
-    if (s->Connect(to) == -1)
+    if (!AdcConnectFrom(s, m_routing, source, to))
     {
-        m_routing->SetNextOutputSource(Ipv4Address::GetAny());
         FailBackend(bid, "connect-failed");
         return;
     }
     NS_LOG_INFO(m_name << " backend " << bid << " " << b.target << " from " << source << " to "
                        << InetSocketAddress::ConvertFrom(to).GetIpv4());
-    Flush(s, b.out); // TCP keeps the request until the handshake completes
+    b.out.Flush(s); // TCP keeps the request until the handshake completes
     ArmTimer(bid);
 }
 
@@ -1163,7 +1076,7 @@ CrdLowerTierAppliance::HandleBackendConnected(Ptr<Socket> s)
     auto it = m_backends.find(BackendOf(s));
     if (it != m_backends.end())
     {
-        Flush(s, it->second.out);
+        it->second.out.Flush(s);
         ArmTimer(it->first);
     }
 }
@@ -1187,7 +1100,7 @@ CrdLowerTierAppliance::HandleBackendSend(Ptr<Socket> s, uint32_t /* available */
     auto it = m_backends.find(BackendOf(s));
     if (it != m_backends.end())
     {
-        Flush(s, it->second.out);
+        it->second.out.Flush(s);
     }
 }
 
@@ -1251,7 +1164,7 @@ CrdLowerTierAppliance::ReadBackend(uint64_t bid)
     std::string error;
     while (error.empty())
     {
-        if (f && !b.done && f->out.bytes >= kRelayWindow)
+        if (f && !b.done && f->out.GetBytes() >= kRelayWindow)
         {
             NS_LOG_LOGIC(m_name << " backend " << bid << " paused: front queue full");
             break; // the front is slow: leave the bytes in TCP, whose window then closes
@@ -1345,7 +1258,7 @@ CrdLowerTierAppliance::ConsumeResponse(Backend& b, Front& f, Ptr<Packet> p)
     const uint64_t n = std::min<uint64_t>(b.bodyLeft, p->GetSize());
     if (n > 0)
     {
-        Push(f.out, n == p->GetSize() ? p : p->CreateFragment(0, static_cast<uint32_t>(n)));
+        f.out.Push(n == p->GetSize() ? p : p->CreateFragment(0, static_cast<uint32_t>(n)));
         b.bodyLeft -= n;
         b.relayed += n;
     }
@@ -1380,7 +1293,7 @@ CrdLowerTierAppliance::RelayHead(Backend& b, Front& f, AdcHttpMessage head)
     }
     Ptr<Packet> p = TextPacket(head.ToWireString());
     b.relayed += p->GetSize();
-    Push(f.out, p);
+    f.out.Push(p);
 }
 
 void
@@ -1489,7 +1402,7 @@ CrdLowerTierAppliance::BackendTimer(uint64_t bid)
     }
     const uint64_t fid = b.front;
     auto fit = m_fronts.find(fid);
-    if (fit != m_fronts.end() && fit->second.out.bytes >= kRelayWindow)
+    if (fit != m_fronts.end() && fit->second.out.GetBytes() >= kRelayWindow)
     {
         ArmTimer(bid); // waiting for the client, not for the backend
         return;

@@ -12,9 +12,11 @@
 #include "adc-lb-method.h"
 #include "adc-policy-routing.h"
 #include "adc-port-range.h"
+#include "adc-socket-util.h"
 
 #include "ns3/address.h"
 #include "ns3/application.h"
+#include "ns3/attribute.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -84,6 +86,13 @@ class CrdLowerTierAppliance : public Application
         ALL,          //!< every request
         NONE          //!< no request: everything bypasses the caches
     };
+
+    /**
+     * \brief The checker of a CacheableRule attribute (the appliance's and the topology
+     * helper's): the values GET_NO_QUERY, ALL and NONE by name.
+     * \return the checker
+     */
+    static Ptr<const AttributeChecker> MakeCacheableRuleChecker();
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -224,13 +233,6 @@ class CrdLowerTierAppliance : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /// Bytes waiting for room in a socket's transmit buffer.
-    struct Outbox
-    {
-        std::deque<Ptr<Packet>> packets; //!< in order
-        uint64_t bytes{0};               //!< their total size
-    };
-
     /// A request parsed from a front connection, or a parse error to answer.
     struct Item
     {
@@ -253,7 +255,7 @@ class CrdLowerTierAppliance : public Application
         uint64_t backend{0};          //!< backend serving the current request, 0 when none
         bool keepAlive{true};         //!< the current request keeps the connection open
         bool http10{false};           //!< the current request is HTTP/1.0
-        Outbox out;                   //!< bytes for the peer waiting for buffer room
+        AdcTxQueue out;               //!< bytes for the peer waiting for buffer room
         bool readStopped{false};      //!< after a parse error: further bytes are discarded
         bool closeWhenFlushed{false}; //!< close once the outbox is empty
         bool peerClosed{false};       //!< the peer sent FIN
@@ -270,7 +272,7 @@ class CrdLowerTierAppliance : public Application
         std::string target;           //!< cache server name or "origin"
         int32_t cache{-1};            //!< cache index, -1 for the origin
         std::optional<uint16_t> port; //!< USIP source port to release
-        Outbox out;                   //!< request bytes waiting for buffer room
+        AdcTxQueue out;               //!< request bytes waiting for buffer room
         bool noBody{false};           //!< the request was HEAD: the response has no body
         std::vector<uint8_t> headBuf; //!< response head bytes received so far
         bool headDone{false};         //!< the response head was relayed
@@ -362,10 +364,6 @@ class CrdLowerTierAppliance : public Application
     uint64_t FrontOf(Ptr<Socket> s) const;
     /// \return the backend of socket \p s, 0 if unknown
     uint64_t BackendOf(Ptr<Socket> s) const;
-    /// Queue \p p on \p out.
-    static void Push(Outbox& out, Ptr<Packet> p);
-    /// Hand as much of \p out to \p s as its transmit buffer takes.
-    static void Flush(Ptr<Socket> s, Outbox& out);
     /// Detach every callback of \p s, discard unread bytes and close it (unless disposing).
     void DetachAndClose(Ptr<Socket> s);
     /// Fire "Drop" with \p reason and count it (not while disposing).
