@@ -870,11 +870,13 @@ IlbHelper::Build()
 void
 IlbHelper::CreateNodesAndLinks(IlbTopology& t) const
 {
-    t.clients.Create(m_numClients);
-    t.clientRouter = CreateObject<Node>();
-    t.ilb = CreateObject<Node>();
-    t.serverRouter = CreateObject<Node>();
-    t.servers.Create(m_numServers);
+    // Every node gets an MPI system id (0 here), so the topology stays partitionable for an
+    // MPI-enabled ns-3 build.
+    t.clients.Create(m_numClients, 0);
+    t.clientRouter = CreateObject<Node>(0);
+    t.ilb = CreateObject<Node>(0);
+    t.serverRouter = CreateObject<Node>(0);
+    t.servers.Create(m_numServers, 0);
 
     NodeContainer all(t.clients);
     all.Add(t.clientRouter);
