@@ -12,8 +12,10 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-interface-container.h"
+#include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv6-address.h"
 #include "ns3/ipv6-interface-container.h"
+#include "ns3/ipv6-routing-protocol.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -172,6 +174,27 @@ class AdcIspTopology
     /// \param a access network index, checked against the number of access networks
     void CheckAccessIndex(uint32_t a) const;
 };
+
+/**
+ * \ingroup adc
+ * \brief An Internet stack helper whose routing is static routing inside a list routing
+ * (IPv4, and IPv6 when \p ipv6), so that an appliance's datapath protocol can be added above it
+ * later with AdcAddTopIpv4Routing / AdcAddTopIpv6Routing. Every topology helper of the module
+ * installs stacks with it. \param ipv6 install the IPv6 stack too \return the helper
+ */
+InternetStackHelper AdcMakeListStackHelper(bool ipv6);
+
+/**
+ * \ingroup adc
+ * \brief Add \p protocol to \p node's Ipv4ListRouting at \p priority (above static routing, 0).
+ * \param node a node whose stack came from AdcMakeListStackHelper
+ * \param protocol the datapath hook (AdcPolicyRouting, the ILB's, ...)
+ * \param priority its priority
+ */
+void AdcAddTopIpv4Routing(Ptr<Node> node, Ptr<Ipv4RoutingProtocol> protocol, int16_t priority);
+
+/// \brief The same for IPv6 (the node's Ipv6ListRouting).
+void AdcAddTopIpv6Routing(Ptr<Node> node, Ptr<Ipv6RoutingProtocol> protocol, int16_t priority);
 
 /**
  * \ingroup adc

@@ -49,28 +49,12 @@ const uint16_t kHttpPort = 80;
 /// Priority of the policy routes: above static routing (0).
 const int16_t kPolicyPriority = 100;
 
-/// Internet stack with static routing inside a list, so a policy protocol can join it.
-void
-InstallStack(const NodeContainer& nodes)
-{
-    Ipv4ListRoutingHelper list;
-    list.Add(Ipv4StaticRoutingHelper(), 0);
-    InternetStackHelper stack;
-    stack.SetRoutingHelper(list);
-    stack.SetIpv6StackInstall(false);
-    stack.Install(nodes);
-}
-
 /// \return a new policy-routing protocol at the top of \p node's list
 Ptr<AdcPolicyRouting>
 AddPolicy(Ptr<Node> node)
 {
-    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
-    Ptr<Ipv4ListRouting> list = DynamicCast<Ipv4ListRouting>(ipv4->GetRoutingProtocol());
-    NS_ABORT_MSG_UNLESS(list,
-                        "CrdTopologyHelper: node " << node->GetId() << " has no list routing");
     Ptr<AdcPolicyRouting> policy = CreateObject<AdcPolicyRouting>();
-    list->AddRoutingProtocol(policy, kPolicyPriority);
+    AdcAddTopIpv4Routing(node, policy, kPolicyPriority);
     return policy;
 }
 
@@ -517,7 +501,7 @@ CrdTopologyHelper::CreateNodesAndLinks(CrdTopology& t)
     NodeContainer all(t.upper, t.lower, t.caches);
     all.Add(t.cacheSwitch);
     all.Add(t.origin);
-    InstallStack(all);
+    AdcMakeListStackHelper(false).Install(all);
     for (uint32_t i = 0; i < m_numUpper; ++i)
     {
         t.upperNames.push_back(Numbered("L1NS", i));

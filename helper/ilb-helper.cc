@@ -6,6 +6,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/adc-topology-helper.h"
 #include "ns3/boolean.h"
 #include "ns3/csma-helper.h"
 #include "ns3/enum.h"
@@ -884,15 +885,7 @@ IlbHelper::CreateNodesAndLinks(IlbTopology& t) const
     all.Add(t.serverRouter);
     all.Add(t.servers);
     // Static routing inside a list on every node, so the ILB's protocol can sit above it.
-    Ipv4ListRoutingHelper list4;
-    list4.Add(Ipv4StaticRoutingHelper(), 0);
-    Ipv6ListRoutingHelper list6;
-    list6.Add(Ipv6StaticRoutingHelper(), 0);
-    InternetStackHelper stack;
-    stack.SetRoutingHelper(list4);
-    stack.SetRoutingHelper(list6);
-    stack.SetIpv6StackInstall(m_ipv6);
-    stack.Install(all);
+    AdcMakeListStackHelper(m_ipv6).Install(all);
     if (m_ipv6)
     {
         for (uint32_t i = 0; i < all.GetN(); ++i)
@@ -1163,16 +1156,10 @@ IlbHelper::InstallIlb(IlbTopology& t) const
 {
     t.appliance = CreateObject<IlbAppliance>();
     t.rule = t.appliance->AddRule(t.ruleConfig);
-    Ptr<Ipv4ListRouting> list4 =
-        DynamicCast<Ipv4ListRouting>(t.ilb->GetObject<Ipv4>()->GetRoutingProtocol());
-    NS_ABORT_MSG_UNLESS(list4, "IlbHelper: the ILB node has no Ipv4ListRouting");
-    list4->AddRoutingProtocol(t.appliance->GetIpv4Routing(), kIlbPriority);
+    AdcAddTopIpv4Routing(t.ilb, t.appliance->GetIpv4Routing(), kIlbPriority);
     if (m_ipv6)
     {
-        Ptr<Ipv6ListRouting> list6 =
-            DynamicCast<Ipv6ListRouting>(t.ilb->GetObject<Ipv6>()->GetRoutingProtocol());
-        NS_ABORT_MSG_UNLESS(list6, "IlbHelper: the ILB node has no Ipv6ListRouting");
-        list6->AddRoutingProtocol(t.appliance->GetIpv6Routing(), kIlbPriority);
+        AdcAddTopIpv6Routing(t.ilb, t.appliance->GetIpv6Routing(), kIlbPriority);
     }
 }
 
