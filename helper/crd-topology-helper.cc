@@ -95,6 +95,23 @@ NodeDown(Ptr<Node> node)
     }
 }
 
+/// Take node \p index of \p nodes down at \p at; \p what and \p count name it in errors.
+void
+ScheduleNodeDown(const NodeContainer& nodes,
+                 uint32_t index,
+                 Time at,
+                 const std::string& what,
+                 const std::string& count)
+{
+    if (index >= nodes.GetN())
+    {
+        throw AdcConfigError("CrdTopologyHelper: " + what + " " + std::to_string(index) +
+                             " does not exist (" + count + " = " + std::to_string(nodes.GetN()) +
+                             ")");
+    }
+    Simulator::Schedule(at, &NodeDown, nodes.Get(index));
+}
+
 std::string
 Numbered(const std::string& prefix, uint32_t i)
 {
@@ -868,25 +885,13 @@ CrdTopologyHelper::InstallMonitors(CrdTopology& t)
 void
 CrdTopologyHelper::ScheduleLowerFailure(const CrdTopology& topo, uint32_t index, Time at)
 {
-    if (index >= topo.lower.GetN())
-    {
-        throw AdcConfigError("CrdTopologyHelper: lower appliance " + std::to_string(index) +
-                             " does not exist (NumLower = " + std::to_string(topo.lower.GetN()) +
-                             ")");
-    }
-    Simulator::Schedule(at, &NodeDown, topo.lower.Get(index));
+    ScheduleNodeDown(topo.lower, index, at, "lower appliance", "NumLower");
 }
 
 void
 CrdTopologyHelper::ScheduleCacheFailure(const CrdTopology& topo, uint32_t index, Time at)
 {
-    if (index >= topo.caches.GetN())
-    {
-        throw AdcConfigError("CrdTopologyHelper: cache " + std::to_string(index) +
-                             " does not exist (NumCaches = " + std::to_string(topo.caches.GetN()) +
-                             ")");
-    }
-    Simulator::Schedule(at, &NodeDown, topo.caches.Get(index));
+    ScheduleNodeDown(topo.caches, index, at, "cache", "NumCaches");
 }
 
 } // namespace ns3
