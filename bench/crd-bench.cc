@@ -95,6 +95,7 @@ struct Result
     uint64_t sent{0};          //!< requests issued
     uint64_t completed{0};     //!< requests completed
     uint64_t failed{0};        //!< requests failed
+    uint64_t openAtStop{0};    //!< requests still open when the clients stopped
     uint64_t cacheHits{0};     //!< requests answered from a cache
     std::size_t peakState{0};  //!< lower tier's per-flow bytes at their peak
     uint32_t peakConns{0};     //!< open lower-tier connections at that peak
@@ -307,6 +308,7 @@ RunOnce(const Settings& s, Result& r)
         r.sent += c->GetRequestsSent();
         r.completed += c->GetRequestsCompleted();
         r.failed += c->GetRequestsFailed();
+        r.openAtStop += c->GetRequestsOpenAtStop();
     }
     for (const auto& cache : topo.cacheApps)
     {
@@ -371,9 +373,16 @@ main(int argc, char* argv[])
     // Full-size segments, as the main experiment uses.
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
 
-    std::vector<Result> results = {{"appliances", "APPLIANCE", "PROXY"},
-                                   {"routers+relay", "ROUTER", "RELAY"},
-                                   {"appliances+relay", "APPLIANCE", "RELAY"}};
+    std::vector<Result> results(3);
+    const char* const kRuns[3][3] = {{"appliances", "APPLIANCE", "PROXY"},
+                                     {"routers+relay", "ROUTER", "RELAY"},
+                                     {"appliances+relay", "APPLIANCE", "RELAY"}};
+    for (std::size_t i = 0; i < results.size(); ++i)
+    {
+        results[i].name = kRuns[i][0];
+        results[i].upper = kRuns[i][1];
+        results[i].lower = kRuns[i][2];
+    }
     std::vector<bool> done(results.size(), false);
     try
     {
@@ -422,7 +431,7 @@ main(int argc, char* argv[])
                              s.seed,
                              s.run);
     std::cout << fmt::format("{:<3} {:<17} {:<9} {:<5} {:>7} {:>10} {:>10} {:>6} {:>7} {:>7} "
-                             "{:>6} {:>7} {:>10} {:>6} {:>7}\n",
+                             "{:>6} {:>6} {:>7} {:>10} {:>6} {:>7}\n",
                              "run",
                              "name",
                              "upper",
@@ -434,6 +443,7 @@ main(int argc, char* argv[])
                              "sent",
                              "done",
                              "failed",
+                             "open",
                              "hits",
                              "state_B",
                              "conns",
@@ -449,7 +459,7 @@ main(int argc, char* argv[])
         const Result& r = results[i];
         const double perConn = r.peakConns ? static_cast<double>(r.peakState) / r.peakConns : 0;
         std::cout << fmt::format("{:<3} {:<17} {:<9} {:<5} {:>7.2f} {:>10} {:>10.0f} {:>6.2f} "
-                                 "{:>7} {:>7} {:>6} {:>7} {:>10} {:>6} {:>7.0f}\n",
+                                 "{:>7} {:>7} {:>6} {:>6} {:>7} {:>10} {:>6} {:>7.0f}\n",
                                  i + 1,
                                  r.name,
                                  r.upper,
@@ -461,6 +471,7 @@ main(int argc, char* argv[])
                                  r.sent,
                                  r.completed,
                                  r.failed,
+                                 r.openAtStop,
                                  r.cacheHits,
                                  r.peakState,
                                  r.peakConns,
@@ -476,6 +487,7 @@ main(int argc, char* argv[])
         rows.emplace_back(p + "requests_sent", std::to_string(r.sent));
         rows.emplace_back(p + "requests_completed", std::to_string(r.completed));
         rows.emplace_back(p + "requests_failed", std::to_string(r.failed));
+        rows.emplace_back(p + "requests_open_at_stop", std::to_string(r.openAtStop));
         rows.emplace_back(p + "cache_hits", std::to_string(r.cacheHits));
         rows.emplace_back(p + "lower_peak_state_bytes", std::to_string(r.peakState));
         rows.emplace_back(p + "lower_peak_connections", std::to_string(r.peakConns));

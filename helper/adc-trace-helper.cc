@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc helpers: deterministic CSV output, a periodic throughput sampler, and the
- * per-request log with outcome accounting.
+ * ns3-adc helpers: deterministic CSV output, a periodic throughput sampler, the per-request
+ * log with outcome accounting, and the check of that accounting against a scenario's
+ * expectation.
  */
 
 #include "adc-trace-helper.h"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 
 namespace ns3
 {
@@ -418,6 +420,184 @@ AdcThroughputSampler::Close()
 }
 
 // ---------------------------------------------------------------------------------------------
+// Accounting expectations
+
+AdcCountRange
+AdcCountRange::Exactly(uint64_t n)
+{
+    return {n, n};
+}
+
+AdcCountRange
+AdcCountRange::AtLeast(uint64_t n)
+{
+    return {n, std::numeric_limits<uint64_t>::max()};
+}
+
+AdcCountRange
+AdcCountRange::Between(uint64_t lo, uint64_t hi)
+{
+    if (hi < lo)
+    {
+        throw AdcConfigError(fmt::format("AdcCountRange: {}..{} is empty; use lo <= hi", lo, hi));
+    }
+    return {lo, hi};
+}
+
+bool
+AdcCountRange::Contains(uint64_t n) const
+{
+    return min <= n && n <= max;
+}
+
+std::string
+AdcCountRange::ToString() const
+{
+    if (min == max)
+    {
+        return std::to_string(min);
+    }
+    if (max == std::numeric_limits<uint64_t>::max())
+    {
+        return "at least " + std::to_string(min);
+    }
+    return fmt::format("{}..{}", min, max);
+}
+
+AdcAccountingExpectation
+AdcAccountingExpectation::Completed(uint64_t n)
+{
+    AdcAccountingExpectation e;
+    e.completed = AdcCountRange::Exactly(n);
+    return e;
+}
+
+AdcAccountingExpectation
+AdcAccountingExpectation::CompletedAtLeast(uint64_t n)
+{
+    AdcAccountingExpectation e;
+    e.completed = AdcCountRange::AtLeast(n);
+    return e;
+}
+
+AdcAccountingExpectation
+AdcAccountingExpectation::CompletedBetween(uint64_t lo, uint64_t hi)
+{
+    AdcAccountingExpectation e;
+    e.completed = AdcCountRange::Between(lo, hi);
+    return e;
+}
+
+AdcAccountingExpectation&
+AdcAccountingExpectation::Failed(const std::string& reason, uint64_t n)
+{
+    failures[reason] = AdcCountRange::Exactly(n);
+    return *this;
+}
+
+AdcAccountingExpectation&
+AdcAccountingExpectation::FailedBetween(const std::string& reason, uint64_t lo, uint64_t hi)
+{
+    failures[reason] = AdcCountRange::Between(lo, hi);
+    return *this;
+}
+
+AdcAccountingExpectation&
+AdcAccountingExpectation::AnyFailures()
+{
+    anyFailures = true;
+    return *this;
+}
+
+AdcAccountingExpectation&
+AdcAccountingExpectation::OpenAtStop(uint64_t n)
+{
+    openAtStop = AdcCountRange::Exactly(n);
+    return *this;
+}
+
+namespace
+{
+
+/**
+ * \param subject the count as the message names it, e.g. "completed 3", "failures timeout=1"
+ * \param n the count
+ * \param range what is expected
+ * \return "" when \p range holds \p n, else e.g. "completed 3 < expected 5"
+ */
+std::string
+CountMismatch(const std::string& subject, uint64_t n, const AdcCountRange& range)
+{
+    if (range.Contains(n))
+    {
+        return "";
+    }
+    return fmt::format("{} {} expected {}", subject, n < range.min ? "<" : ">", range.ToString());
+}
+
+/// \return \p reason as the summaries show it
+std::string
+ReasonName(const std::string& reason)
+{
+    return reason.empty() ? "unspecified" : reason;
+}
+
+} // namespace
+
+std::string
+AdcAccountingMismatch(const AdcRequestTally& tally, const AdcAccountingExpectation& expected)
+{
+    std::vector<std::string> diffs;
+    // A request sent and never ended is lost: no expectation can excuse it.
+    if (tally.sent > tally.GetEnded())
+    {
+        diffs.push_back(fmt::format("sent {} but {} ended ({} still open, never ended)",
+                                    tally.sent,
+                                    tally.GetEnded(),
+                                    tally.sent - tally.GetEnded()));
+    }
+    else if (tally.sent < tally.GetEnded())
+    {
+        diffs.push_back(fmt::format("sent {} but {} ended (some ended more than once)",
+                                    tally.sent,
+                                    tally.GetEnded()));
+    }
+    diffs.push_back(CountMismatch("completed " + std::to_string(tally.completed),
+                                  tally.completed,
+                                  expected.completed));
+    diffs.push_back(CountMismatch("open at stop " + std::to_string(tally.openAtStop),
+                                  tally.openAtStop,
+                                  expected.openAtStop));
+    if (!expected.anyFailures)
+    {
+        // Listed reasons, including those that did not occur, then unlisted ones.
+        for (const auto& [reason, range] : expected.failures)
+        {
+            auto it = tally.failureReasons.find(reason);
+            const uint64_t n = it == tally.failureReasons.end() ? 0 : it->second;
+            diffs.push_back(
+                CountMismatch(fmt::format("failures {}={}", ReasonName(reason), n), n, range));
+        }
+        for (const auto& [reason, n] : tally.failureReasons)
+        {
+            if (n > 0 && expected.failures.count(reason) == 0)
+            {
+                diffs.push_back(fmt::format("failures {}={} not expected", ReasonName(reason), n));
+            }
+        }
+    }
+    std::string out;
+    for (const std::string& d : diffs)
+    {
+        if (!d.empty())
+        {
+            out += (out.empty() ? "" : "; ") + d;
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // AdcRequestLog
 
 TypeId
@@ -516,21 +696,16 @@ AdcRequestLog::Watch(Ptr<Application> app)
 void
 AdcRequestLog::NotifySent(const AdcRequestRecord& /* r */)
 {
-    ++m_sent;
+    m_tally.CountSent();
 }
 
 void
 AdcRequestLog::Record(const AdcRequestRecord& r)
 {
+    m_tally.CountEnd(r);
     if (r.outcome == AdcRequestOutcome::COMPLETED)
     {
-        ++m_completed;
         m_latenciesMs.push_back(r.GetLatency().GetSeconds() * 1000.0);
-    }
-    else
-    {
-        ++m_failed;
-        ++m_reasons[r.reason];
     }
     OpenIfNeeded();
     if (!m_csv)
@@ -556,19 +731,31 @@ AdcRequestLog::Record(const AdcRequestRecord& r)
 uint64_t
 AdcRequestLog::GetSent() const
 {
-    return m_sent;
+    return m_tally.sent;
 }
 
 uint64_t
 AdcRequestLog::GetCompleted() const
 {
-    return m_completed;
+    return m_tally.completed;
 }
 
 uint64_t
 AdcRequestLog::GetFailed() const
 {
-    return m_failed;
+    return m_tally.failed;
+}
+
+uint64_t
+AdcRequestLog::GetOpenAtStop() const
+{
+    return m_tally.openAtStop;
+}
+
+const AdcRequestTally&
+AdcRequestLog::GetTally() const
+{
+    return m_tally;
 }
 
 const std::vector<double>&
@@ -608,34 +795,30 @@ AdcRequestLog::GetLatencyPercentileMs(double p) const
 const std::map<std::string, uint64_t>&
 AdcRequestLog::GetFailureReasons() const
 {
-    return m_reasons;
+    return m_tally.failureReasons;
 }
 
 bool
 AdcRequestLog::CheckAccounting() const
 {
-    return m_sent == m_completed + m_failed;
+    return m_tally.IsBalanced();
+}
+
+std::string
+AdcRequestLog::CheckExpectation(const AdcAccountingExpectation& expected) const
+{
+    return AdcAccountingMismatch(m_tally, expected);
 }
 
 std::string
 AdcRequestLog::Summary() const
 {
-    std::string s = fmt::format("sent={} completed={} failed={}", m_sent, m_completed, m_failed);
-    if (!m_reasons.empty())
-    {
-        std::string sep = " (";
-        for (const auto& [reason, n] : m_reasons)
-        {
-            s += fmt::format("{}{}={}", sep, reason.empty() ? "unspecified" : reason, n);
-            sep = ", ";
-        }
-        s += ")";
-    }
+    std::string s = m_tally.ToString();
     if (!CheckAccounting())
     {
         s += fmt::format(" ACCOUNTING MISMATCH: {} sent but {} ended",
-                         m_sent,
-                         m_completed + m_failed);
+                         m_tally.sent,
+                         m_tally.GetEnded());
     }
     return s;
 }

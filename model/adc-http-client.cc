@@ -89,7 +89,8 @@ AdcHttpClient::GetTypeId()
             .AddAttribute("RequestStopTime",
                           "Simulation time after which no new request is issued (0 = never); "
                           "requests in flight still finish, so an application stopped later "
-                          "ends with every request completed or failed for a real reason.",
+                          "ends with every request completed or failed for a real reason, and "
+                          "none open at the stop.",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&AdcHttpClient::m_requestStopTime),
                           MakeTimeChecker())
@@ -142,7 +143,7 @@ AdcHttpClient::GetTypeId()
                             MakeTraceSourceAccessor(&AdcHttpClient::m_sentTrace),
                             "ns3::AdcHttpClient::RequestTracedCallback")
             .AddTraceSource("RequestDone",
-                            "A request ended, COMPLETED or FAILED with a reason.",
+                            "A request ended: COMPLETED, FAILED with a reason, or OPEN_AT_STOP.",
                             MakeTraceSourceAccessor(&AdcHttpClient::m_doneTrace),
                             "ns3::AdcHttpClient::RequestTracedCallback")
             .AddTraceSource("Rx",
@@ -169,9 +170,6 @@ AdcHttpClient::AdcHttpClient()
       m_dispatching(false),
       m_dispatchAgain(false),
       m_disposing(false),
-      m_sent(0),
-      m_completed(0),
-      m_failed(0),
       m_bytesRx(0),
       m_connsOpened(0)
 {
@@ -335,19 +333,37 @@ AdcHttpClient::AssignStreams(int64_t stream)
 uint64_t
 AdcHttpClient::GetRequestsSent() const
 {
-    return m_sent;
+    return m_tally.sent;
 }
 
 uint64_t
 AdcHttpClient::GetRequestsCompleted() const
 {
-    return m_completed;
+    return m_tally.completed;
 }
 
 uint64_t
 AdcHttpClient::GetRequestsFailed() const
 {
-    return m_failed;
+    return m_tally.failed;
+}
+
+uint64_t
+AdcHttpClient::GetRequestsOpenAtStop() const
+{
+    return m_tally.openAtStop;
+}
+
+const std::map<std::string, uint64_t>&
+AdcHttpClient::GetFailureReasons() const
+{
+    return m_tally.failureReasons;
+}
+
+const AdcRequestTally&
+AdcHttpClient::GetTally() const
+{
+    return m_tally;
 }
 
 uint64_t
@@ -483,7 +499,7 @@ AdcHttpClient::IssueRequest(const std::string& url)
     o.rec.start = Simulator::Now();
     o.rec.requestBytes = BuildRequest(url).GetSerializedSize();
     o.timeout = Simulator::Schedule(m_requestTimeout, &AdcHttpClient::Timeout, this, rid);
-    ++m_sent;
+    m_tally.CountSent();
     NS_LOG_INFO("client " << o.rec.clientId << " issues " << rid << " " << url);
     m_sentTrace(o.rec);
     m_queue.push_back(rid);
@@ -785,6 +801,12 @@ AdcHttpClient::Timeout(uint64_t rid)
 void
 AdcHttpClient::End(uint64_t rid, const std::string& reason)
 {
+    EndAs(rid, reason.empty() ? AdcRequestOutcome::COMPLETED : AdcRequestOutcome::FAILED, reason);
+}
+
+void
+AdcHttpClient::EndAs(uint64_t rid, AdcRequestOutcome outcome, const std::string& reason)
+{
     auto it = m_open.find(rid);
     if (it == m_open.end())
     {
@@ -794,19 +816,11 @@ AdcHttpClient::End(uint64_t rid, const std::string& reason)
     it->second.timeout.Cancel();
     m_open.erase(it);
     rec.end = Simulator::Now();
-    rec.reason = reason;
-    if (reason.empty())
-    {
-        rec.outcome = AdcRequestOutcome::COMPLETED;
-        ++m_completed;
-    }
-    else
-    {
-        rec.outcome = AdcRequestOutcome::FAILED;
-        ++m_failed;
-    }
+    rec.outcome = outcome;
+    rec.reason = outcome == AdcRequestOutcome::FAILED ? reason : "";
+    m_tally.CountEnd(rec);
     NS_LOG_INFO("client " << rec.clientId << " request " << rid << " "
-                          << AdcRequestOutcomeToString(rec.outcome) << " " << reason);
+                          << AdcRequestOutcomeToString(rec.outcome) << " " << rec.reason);
     if (!m_disposing)
     {
         m_doneTrace(rec);
@@ -869,7 +883,8 @@ AdcHttpClient::StopApplication()
     }
     for (uint64_t rid : rids)
     {
-        End(rid, "stopped");
+        // Not a failure: the run ended before the path answered or failed the request.
+        EndAs(rid, AdcRequestOutcome::OPEN_AT_STOP, "");
     }
 }
 

@@ -42,11 +42,14 @@ namespace ns3
  * A connection carries one request at a time (no pipelining).
  *
  * Accounting: every issued request fires "RequestSent" once and later "RequestDone" once, as
- * COMPLETED or FAILED with a reason: "connect-failed", "connection-reset",
+ * COMPLETED, as FAILED with a reason: "connect-failed", "connection-reset",
  * "connection-closed", "timeout", "parse-error", "http-status-<code>" (a complete response
- * with status >= 400, e.g. "http-status-502") or "stopped" (still open at StopApplication). A
- * complete response with a 2xx or 3xx status is COMPLETED.
- * After StopApplication, GetRequestsSent() == GetRequestsCompleted() + GetRequestsFailed().
+ * with status >= 400, e.g. "http-status-502"), or as OPEN_AT_STOP (still open at
+ * StopApplication; no reason). A complete response with a 2xx or 3xx status is COMPLETED.
+ * Requests open at the stop are counted apart from failures because the path did not fail
+ * them: a path that stalls shows up there, and a check expecting none fails.
+ * After StopApplication, GetRequestsSent() == GetRequestsCompleted() + GetRequestsFailed() +
+ * GetRequestsOpenAtStop(); GetTally() holds the same counts for AdcAccountingMismatch.
  *
  * The record's \c path is filled from the response as ResponsePath() describes (the proxies
  * and caches it passed, from its Via and X-Cache headers).
@@ -127,6 +130,12 @@ class AdcHttpClient : public Application
     uint64_t GetRequestsCompleted() const;
     /// \return requests failed
     uint64_t GetRequestsFailed() const;
+    /// \return requests still open when the application stopped
+    uint64_t GetRequestsOpenAtStop() const;
+    /// \return failed requests by reason (sorted by reason)
+    const std::map<std::string, uint64_t>& GetFailureReasons() const;
+    /// \return every count above in one tally (requests still open are sent but not ended)
+    const AdcRequestTally& GetTally() const;
     /// \return bytes received on all connections
     uint64_t GetBytesReceived() const;
     /// \return TCP connections opened
@@ -195,6 +204,8 @@ class AdcHttpClient : public Application
     static std::string ResponseFailure(const AdcHttpMessage& head);
     /// End request \p rid: COMPLETED when \p reason is empty, else FAILED with it.
     void End(uint64_t rid, const std::string& reason);
+    /// End request \p rid with \p outcome (\p reason only for FAILED): count, trace.
+    void EndAs(uint64_t rid, AdcRequestOutcome outcome, const std::string& reason);
     /// Close connection \p cid (ending its request with \p reason when non-empty).
     void DropConn(uint64_t cid, const std::string& reason);
     /// \return the connection id of socket \p s, 0 if unknown
@@ -247,11 +258,9 @@ class AdcHttpClient : public Application
     bool m_dispatchAgain;                   //!< Dispatch was requested while running
     bool m_disposing;                       //!< in DoDispose: traces are not fired
 
-    uint64_t m_sent;        //!< requests issued
-    uint64_t m_completed;   //!< requests completed
-    uint64_t m_failed;      //!< requests failed
-    uint64_t m_bytesRx;     //!< bytes received
-    uint64_t m_connsOpened; //!< connections opened
+    AdcRequestTally m_tally; //!< requests issued and how they ended
+    uint64_t m_bytesRx;      //!< bytes received
+    uint64_t m_connsOpened;  //!< connections opened
 
     TracedCallback<const AdcRequestRecord&> m_sentTrace;         //!< "RequestSent"
     TracedCallback<const AdcRequestRecord&> m_doneTrace;         //!< "RequestDone"

@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace ns3
@@ -20,14 +21,19 @@ namespace ns3
 /**
  * \ingroup adc
  * \brief How a client request ended. Every request a client sends ends in exactly one of these.
+ *
+ * OPEN_AT_STOP is not a failure of the path: the run ended the request before the path did.
+ * It is counted apart so that a path that stalls (and so never fails a request) still shows,
+ * and a test expecting none open at the stop fails (AdcAccountingExpectation).
  */
 enum class AdcRequestOutcome : uint8_t
 {
-    COMPLETED = 0, //!< a full response was received
-    FAILED = 1     //!< the request failed; AdcRequestRecord::reason says why
+    COMPLETED = 0,   //!< a full response was received
+    FAILED = 1,      //!< the request failed; AdcRequestRecord::reason says why
+    OPEN_AT_STOP = 2 //!< still open when the client application stopped
 };
 
-/// \return "COMPLETED" or "FAILED"
+/// \return "COMPLETED", "FAILED" or "OPEN_AT_STOP" (the CSV outcome column)
 const char* AdcRequestOutcomeToString(AdcRequestOutcome o);
 
 /**
@@ -52,13 +58,50 @@ struct AdcRequestRecord
     uint64_t responseBytes{0}; //!< bytes of the response received (body and headers)
     uint16_t status{0};        //!< HTTP status code, 0 if none was received
     AdcRequestOutcome outcome{AdcRequestOutcome::FAILED}; //!< how it ended
-    std::string reason;                                   //!< failure reason (empty when completed)
+    std::string reason;                                   //!< failure reason (empty unless FAILED)
 
     /// \return end - start
     Time GetLatency() const
     {
         return end - start;
     }
+};
+
+/**
+ * \ingroup adc
+ * \brief Requests counted by how they ended: what a client and a request log keep, so both
+ * are checked the same way (AdcAccountingMismatch).
+ *
+ * A request is counted once when sent and once when it ends; it is "still open" in between.
+ * Every sent request ended exactly once when IsBalanced().
+ */
+struct AdcRequestTally
+{
+    uint64_t sent{0};                               //!< requests sent
+    uint64_t completed{0};                          //!< ended COMPLETED
+    uint64_t failed{0};                             //!< ended FAILED
+    uint64_t openAtStop{0};                         //!< ended OPEN_AT_STOP
+    std::map<std::string, uint64_t> failureReasons; //!< FAILED by reason (sorted by reason)
+
+    /// \brief Count a request sent.
+    void CountSent();
+    /// \param r a request that ended: counted by its outcome (and reason, when FAILED)
+    void CountEnd(const AdcRequestRecord& r);
+    /// \return completed + failed + openAtStop
+    uint64_t GetEnded() const;
+    /// \return true when sent == GetEnded(): every sent request ended exactly once
+    bool IsBalanced() const;
+    /**
+     * \brief Add another tally (e.g. to check several clients as one).
+     * \param other the tally to add
+     * \return this tally
+     */
+    AdcRequestTally& operator+=(const AdcRequestTally& other);
+    /**
+     * \return e.g. "sent=10 completed=7 failed=2 (reset=1, timeout=1) open-at-stop=1"; a failure
+     * without a reason shows as "unspecified"
+     */
+    std::string ToString() const;
 };
 
 } // namespace ns3

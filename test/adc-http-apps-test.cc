@@ -4,19 +4,25 @@
  * Tests of AdcHttpServer, AdcHttpClient and their helpers in small simulated scenarios.
  */
 
+#include "adc-test-accounting.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-request-record.h"
+#include "ns3/adc-trace-helper.h"
 #include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/packet-sink-helper.h"
+#include "ns3/packet-sink.h"
 #include "ns3/point-to-point-module.h"
 
 #include <cmath>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
@@ -216,12 +222,8 @@ PlainRequestBytes(const std::string& url)
     return 4 + url.size() + 11 + 23 + 2;
 }
 
-void
-ExpectBalanced(Ptr<AdcHttpClient> c)
-{
-    EXPECT_EQ(c->GetRequestsSent(), c->GetRequestsCompleted() + c->GetRequestsFailed());
-    EXPECT_EQ(c->GetOpenRequests(), 0u);
-}
+/// Shorthand for the expectations below.
+using Expect = AdcAccountingExpectation;
 
 class AdcHttpApps : public ::testing::Test
 {
@@ -289,7 +291,8 @@ TEST_F(AdcHttpApps, ClientRequestsAreAllServedWithExactByteCounts)
     EXPECT_EQ(cli->GetRequestsFailed(), 0u);
     EXPECT_EQ(cli->GetBytesReceived(), 10 * (1000 + head));
     EXPECT_EQ(srv->GetBytesSent(), 10 * (1000 + head));
-    ExpectBalanced(cli);
+    // 10 requests to a server that is up the whole run
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(10)));
     ASSERT_EQ(rec.done.size(), 10u);
     ASSERT_EQ(rec.sent.size(), 10u);
     for (std::size_t i = 0; i < rec.done.size(); ++i)
@@ -340,7 +343,7 @@ TEST_F(AdcHttpApps, PersistentClientUsesOneConnectionOneShotUsesOnePerRequest)
         // one-shot responses carry "Connection: close\r\n" (19 bytes) after the 54-byte head
         // "HTTP/1.1 200 OK\r\n" 17 + "Server: s\r\n" 11 + "Content-Length: 500\r\n" 21 + 2
         EXPECT_EQ(cli->GetBytesReceived(), 5u * (500 + 51 + (persistent ? 0 : 19)));
-        ExpectBalanced(cli);
+        EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(5)));
         Simulator::Destroy();
     }
 }
@@ -448,8 +451,8 @@ TEST_F(AdcHttpApps, CacheableFractionControlsQueryStrings)
     }
     // expected 700; standard deviation sqrt(1000 * 0.3 * 0.7) = 14.5
     EXPECT_NEAR(static_cast<double>(withQuery), 700.0, 50.0);
-    EXPECT_EQ(cli->GetRequestsCompleted(), 1000u);
-    ExpectBalanced(cli);
+    // the last of the 1000 requests is issued at 11 s, well before the stop at 13 s
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(1000)));
 }
 
 TEST_F(AdcHttpApps, ServerDownEveryRequestFailsWithAReason)
@@ -471,7 +474,8 @@ TEST_F(AdcHttpApps, ServerDownEveryRequestFailsWithAReason)
     EXPECT_EQ(cli->GetRequestsFailed(), 5u);
     EXPECT_EQ(rec.Failed("timeout"), 5u);
     EXPECT_EQ(cli->GetConnectionsOpened(), 5u);
-    ExpectBalanced(cli);
+    // the last request (2 s) times out at 3 s, before the stop at 4 s
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).Failed("timeout", 5)));
 }
 
 TEST_F(AdcHttpApps, ExhaustedSynRetriesFailTheConnection)
@@ -493,7 +497,7 @@ TEST_F(AdcHttpApps, ExhaustedSynRetriesFailTheConnection)
     EXPECT_EQ(rec.done[0].reason, "connect-failed");
     EXPECT_GT(rec.done[0].end, MilliSeconds(1200));
     EXPECT_LT(rec.done[0].end, MilliSeconds(2100));
-    ExpectBalanced(cli);
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).Failed("connect-failed", 1)));
 }
 
 TEST_F(AdcHttpApps, ServerLinkDownRequestsTimeOut)
@@ -518,7 +522,7 @@ TEST_F(AdcHttpApps, ServerLinkDownRequestsTimeOut)
         EXPECT_EQ(r.GetLatency(), MilliSeconds(1000));
         EXPECT_EQ(r.status, 0);
     }
-    ExpectBalanced(cli);
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).Failed("timeout", 4)));
 }
 
 TEST_F(AdcHttpApps, SlowServerTimesOutAndStopEndsTheRest)
@@ -539,11 +543,17 @@ TEST_F(AdcHttpApps, SlowServerTimesOutAndStopEndsTheRest)
     ASSERT_EQ(rec.done.size(), 3u);
     EXPECT_EQ(rec.done[0].reason, "timeout");
     EXPECT_EQ(rec.done[0].end, MilliSeconds(2700));
-    EXPECT_EQ(rec.done[1].reason, "stopped");
-    EXPECT_EQ(rec.done[2].reason, "stopped");
-    EXPECT_EQ(rec.done[1].end, Seconds(3.0));
-    EXPECT_EQ(cli->GetRequestsCompleted(), 0u);
-    ExpectBalanced(cli);
+    // Changed on purpose: requests still open at the stop used to fail with reason "stopped";
+    // they now end OPEN_AT_STOP, without a reason, counted apart from the failures.
+    for (std::size_t i : {1, 2})
+    {
+        EXPECT_EQ(rec.done[i].outcome, AdcRequestOutcome::OPEN_AT_STOP);
+        EXPECT_EQ(rec.done[i].reason, "");
+        EXPECT_EQ(rec.done[i].end, Seconds(3.0));
+    }
+    EXPECT_EQ(cli->GetRequestsOpenAtStop(), 2u);
+    EXPECT_EQ(cli->GetRequestsFailed(), 1u);
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).Failed("timeout", 1).OpenAtStop(2)));
 }
 
 TEST_F(AdcHttpApps, RequestsBeyondMaxConnectionsWaitInFifoOrder)
@@ -574,7 +584,7 @@ TEST_F(AdcHttpApps, RequestsBeyondMaxConnectionsWaitInFifoOrder)
     }
     EXPECT_GT(rec.done[4].end, MilliSeconds(1100 + 5 * 300));
     EXPECT_EQ(srv->GetConnectionsAccepted(), 1u);
-    ExpectBalanced(cli);
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(5)));
 }
 
 TEST_F(AdcHttpApps, AccessLogCarriesTheClientIpHeader)
@@ -605,6 +615,8 @@ TEST_F(AdcHttpApps, AccessLogCarriesTheClientIpHeader)
     // the extra header is counted in the request bytes: "X-Forwarded-For: 192.0.2.7\r\n" = 28
     EXPECT_EQ(rec.done[0].requestBytes, PlainRequestBytes(rec.done[0].url) + 28);
     EXPECT_TRUE(log.drops.empty());
+    EXPECT_TRUE(AdcExpectAccounting(*withHdr, Expect::Completed(2)));
+    EXPECT_TRUE(AdcExpectAccounting(*plain, Expect::Completed(1)));
 }
 
 TEST_F(AdcHttpApps, MalformedRequestGets400AndDropTrace)
@@ -685,6 +697,7 @@ TEST_F(AdcHttpApps, LargeBodiesFlowThroughTheSendBuffer)
         EXPECT_GT(r.GetLatency(), MilliSeconds(80));
     }
     EXPECT_EQ(srv->GetBytesSent(), 2u * 1000057u);
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(2)));
 }
 
 TEST_F(AdcHttpApps, ServerChooserPicksTheRemotePerConnection)
@@ -710,6 +723,7 @@ TEST_F(AdcHttpApps, ServerChooserPicksTheRemotePerConnection)
     {
         EXPECT_EQ(r.server, r.requestId % 2 == 1 ? "A" : "B");
     }
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(6)));
 }
 
 TEST_F(AdcHttpApps, WorksOverIpv6)
@@ -729,6 +743,7 @@ TEST_F(AdcHttpApps, WorksOverIpv6)
     EXPECT_TRUE(rec.done[0].clientIp.IsV6());
     EXPECT_EQ(rec.done[0].clientIp, AdcIpAddress(lan.ifs6.GetAddress(0, 1)));
     EXPECT_EQ(rec.done[0].server, "v6");
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(3)));
 }
 
 namespace
@@ -748,6 +763,8 @@ RunScenario(uint32_t run)
     ch.SetAttribute("InterRequestTime", StringValue("ns3::ExponentialRandomVariable[Mean=0.05]"));
     ch.SetAttribute("CacheableFraction", DoubleValue(0.5));
     ch.SetAttribute("MaxConnections", UintegerValue(2));
+    // No request is issued in the last 0.1 s, so none is open when the clients stop at 3 s.
+    ch.SetAttribute("RequestStopTime", TimeValue(Seconds(2.9)));
     ApplicationContainer apps = ch.Install(lan.clients);
     ch.AssignStreams(lan.clients, 100);
     apps.Start(Seconds(1));
@@ -760,6 +777,8 @@ RunScenario(uint32_t run)
     }
     Simulator::Stop(Seconds(4));
     Simulator::Run();
+    // about 2 x 1.9 s / 0.05 s = 76 requests to a server that is up: every one completes
+    EXPECT_TRUE(AdcExpectAccounting(apps, Expect::CompletedAtLeast(41)));
     for (const auto& r : rec.done)
     {
         std::ostringstream os;
@@ -780,7 +799,7 @@ TEST_F(AdcHttpApps, SameSeedAndRunGiveIdenticalRecords)
     std::vector<std::string> a = RunScenario(3);
     std::vector<std::string> b = RunScenario(3);
     std::vector<std::string> c = RunScenario(4);
-    ASSERT_GT(a.size(), 40u); // about 2 x 2 s / 0.05 s = 80 requests
+    ASSERT_GT(a.size(), 40u); // about 2 x 1.9 s / 0.05 s = 76 requests
     EXPECT_EQ(a, b);
     EXPECT_NE(a, c);
 }
@@ -878,7 +897,10 @@ TEST_F(AdcHttpApps, ErrorStatusesFailTheRequestWithTheStatusAsReason)
         EXPECT_EQ(std::get<2>(resp.lines[i]), statuses[i]);
         EXPECT_EQ(std::get<3>(resp.lines[i]), sizes[i]);
     }
-    ExpectBalanced(cli);
+    // the script's two error statuses fail, the 301 and the 200 complete
+    EXPECT_TRUE(AdcExpectAccounting(
+        *cli,
+        Expect::Completed(2).Failed("http-status-404", 1).Failed("http-status-503", 1)));
 }
 
 // REQ: CRD-12
@@ -954,6 +976,7 @@ TEST_F(AdcHttpApps, RecordPathComesFromViaAndXCache)
     ASSERT_EQ(rec.done.size(), 1u);
     EXPECT_EQ(rec.done[0].path, "1.1 L2NS3, 1.1 CRS1, 1.1 L2NS2; X-Cache: MISS");
     EXPECT_EQ(rec.done[0].outcome, AdcRequestOutcome::COMPLETED);
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(1)));
 }
 
 TEST(AdcHttpClientPath, FormatOfResponsePath)
@@ -971,4 +994,133 @@ TEST(AdcHttpClientPath, FormatOfResponsePath)
     EXPECT_EQ(AdcHttpClient::ResponsePath(v), "1.1 a, 1.0 b, 1.1 c");
     v.AddHeader("x-cache", "MISS");
     EXPECT_EQ(AdcHttpClient::ResponsePath(v), "1.1 a, 1.0 b, 1.1 c; X-Cache: MISS");
+}
+
+// REQ: CORE-02
+TEST_F(AdcHttpApps, StalledPathFailsTheAccountingCheck)
+{
+    // A server that accepts connections and reads the requests but never answers (a TCP
+    // packet sink on port 80), and a request timeout longer than the run: nothing on the path
+    // ever fails the requests, so only the client's stop ends them.
+    Lan lan = MakeLan(1, 1);
+    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 80));
+    sink.Install(lan.servers.Get(0)).Start(Seconds(0.5));
+    Ptr<AdcHttpClient> cli =
+        Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 3, 0.2);
+    cli->SetAttribute("RequestTimeout", TimeValue(Seconds(100)));
+    Records rec;
+    rec.Attach(cli);
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    log->Watch(cli);
+    cli->SetStopTime(Seconds(4));
+    Simulator::Stop(Seconds(5));
+    Simulator::Run();
+
+    // Every request ended exactly once, so the balance alone would call this run fine...
+    EXPECT_TRUE(log->CheckAccounting()) << log->Summary();
+    // ...but the scenario expects its 3 requests to complete, and the check says why not.
+    const Expect working = Expect::Completed(3);
+    EXPECT_EQ(log->CheckExpectation(working),
+              "completed 0 < expected 3; open at stop 3 > expected 0");
+    EXPECT_FALSE(AdcExpectAccounting(*log, working));
+    EXPECT_FALSE(AdcExpectAccounting(*cli, working));
+    // The counts are exactly the stall's: nothing completed or failed, everything open.
+    EXPECT_TRUE(AdcExpectAccounting(*log, Expect::Completed(0).OpenAtStop(3)));
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).OpenAtStop(3)));
+    // The path really stalled after the server: it received every request in full.
+    uint64_t requestBytes = 0;
+    for (const auto& r : rec.done)
+    {
+        requestBytes += r.requestBytes;
+    }
+    EXPECT_EQ(DynamicCast<PacketSink>(lan.servers.Get(0)->GetApplication(0))->GetTotalRx(),
+              requestBytes);
+    EXPECT_EQ(rec.done.size(), 3u);
+}
+
+// REQ: CORE-02
+TEST_F(AdcHttpApps, RequestsOfAClientNeverStoppedFailTheCheckAsNeverEnded)
+{
+    // The server's link is down, so every SYN is lost; the request timeout outlasts the run
+    // and the client has no stop time: the run ends with its requests neither answered,
+    // failed nor ended by a stop.
+    Lan lan = MakeLan(1, 1);
+    Server(lan.servers.Get(0), "s", 100);
+    Simulator::Schedule(Seconds(0.9), &Ipv4::SetDown, lan.servers.Get(0)->GetObject<Ipv4>(), 1);
+    Ptr<AdcHttpClient> cli =
+        Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 2, 0.1);
+    cli->SetAttribute("RequestTimeout", TimeValue(Seconds(100)));
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    EXPECT_EQ(cli->GetOpenRequests(), 2u);
+    // Not even "nothing completes" is met: requests that never ended are lost, whatever the
+    // expectation.
+    EXPECT_EQ(AdcAccountingMismatch(cli->GetTally(), Expect::Completed(0)),
+              "sent 2 but 0 ended (2 still open, never ended)");
+    EXPECT_FALSE(AdcExpectAccounting(*cli, Expect::Completed(0).OpenAtStop(2)));
+}
+
+// REQ: CORE-02
+TEST_F(AdcHttpApps, OpenAtStopIsCountedApartTracedAndLogged)
+{
+    // Three requests at 1.1, 1.2 and 1.3 s on one connection: the first waits for a server
+    // that answers 5 s late, the other two wait in the queue; the client stops at 2 s.
+    Lan lan = MakeLan(1, 1);
+    Server(lan.servers.Get(0), "late", 100, Seconds(5));
+    Ptr<AdcHttpClient> cli =
+        Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 3, 0.1);
+    cli->SetAttribute("MaxConnections", UintegerValue(1));
+    Records rec;
+    rec.Attach(cli);
+    const std::string csv = ::testing::TempDir() + "adc-http-apps-open-at-stop.csv";
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    log->SetAttribute("FileName", StringValue(csv));
+    log->Watch(cli);
+    cli->SetStopTime(Seconds(2));
+    Simulator::Stop(Seconds(8));
+    Simulator::Run();
+    log->Close();
+
+    // The trace: one record each, OPEN_AT_STOP at the stop, no reason, no response.
+    ASSERT_EQ(rec.done.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i)
+    {
+        const AdcRequestRecord& r = rec.done[i];
+        EXPECT_EQ(r.requestId, i + 1);
+        EXPECT_EQ(r.outcome, AdcRequestOutcome::OPEN_AT_STOP);
+        EXPECT_EQ(r.reason, "");
+        EXPECT_EQ(r.status, 0);
+        EXPECT_EQ(r.responseBytes, 0u);
+        EXPECT_EQ(r.start, MilliSeconds(1100 + 100 * i));
+        EXPECT_EQ(r.end, Seconds(2));
+    }
+    EXPECT_EQ(rec.done[0].server, "10.1.1.2"); // on the wire
+    EXPECT_EQ(rec.done[1].server, "");         // still queued
+    // The client's counters: apart from the failures.
+    EXPECT_EQ(cli->GetRequestsSent(), 3u);
+    EXPECT_EQ(cli->GetRequestsOpenAtStop(), 3u);
+    EXPECT_EQ(cli->GetRequestsFailed(), 0u);
+    EXPECT_EQ(cli->GetRequestsCompleted(), 0u);
+    EXPECT_TRUE(cli->GetFailureReasons().empty());
+    EXPECT_EQ(cli->GetOpenRequests(), 0u);
+    EXPECT_EQ(cli->GetTally().openAtStop, 3u);
+    EXPECT_TRUE(cli->GetTally().IsBalanced());
+    // The log's: the same, in its summary and in the CSV outcome column.
+    EXPECT_EQ(log->GetOpenAtStop(), 3u);
+    EXPECT_EQ(log->GetFailed(), 0u);
+    EXPECT_EQ(log->Summary(), "sent=3 completed=0 failed=0 open-at-stop=3");
+    std::ifstream in(csv);
+    std::string line;
+    std::vector<std::string> rows;
+    while (std::getline(in, line))
+    {
+        rows.push_back(line);
+    }
+    ASSERT_EQ(rows.size(), 4u); // header and three requests
+    for (std::size_t i = 1; i < rows.size(); ++i)
+    {
+        const std::string tail = ",OPEN_AT_STOP,";
+        EXPECT_EQ(rows[i].substr(rows[i].size() - tail.size()), tail) << rows[i];
+    }
 }

@@ -7,6 +7,8 @@
  * UpperTierMode ROUTER) that use it.
  */
 
+#include "adc-test-accounting.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
@@ -613,13 +615,6 @@ class AdcTcpRelayCrd : public ::testing::Test
         Simulator::Run();
     }
 
-    uint64_t Completed() const
-    {
-        return std::count_if(done.begin(), done.end(), [](const AdcRequestRecord& r) {
-            return r.outcome == AdcRequestOutcome::COMPLETED;
-        });
-    }
-
     /// \return the lower appliance whose range holds \p peer's port, or -1
     int32_t OwnerOf(const InetSocketAddress& peer) const
     {
@@ -661,7 +656,8 @@ TEST_F(AdcTcpRelayCrd, RelayLowerTierSendsEveryRequestToTheOriginByUsip)
     EXPECT_TRUE(topo.lowerApps.empty());
     ASSERT_EQ(topo.relayApps.size(), 4u);
     ASSERT_EQ(done.size(), 18u);
-    EXPECT_EQ(Completed(), 18u);
+    // 2 access networks x 3 clients x 3 requests, all carried to the origin
+    EXPECT_TRUE(AdcExpectAccounting(clients, AdcAccountingExpectation::Completed(2 * 3 * 3)));
     EXPECT_EQ(cacheRequests, 0u) << "the relay never redirects to a cache";
     ASSERT_EQ(originPeers.size(), 18u);
     ASSERT_EQ(originPeerIps.size(), 18u);
@@ -698,7 +694,8 @@ TEST_F(AdcTcpRelayCrd, RouterUpperTierWithRelaysCarriesEveryRequest)
     EXPECT_TRUE(topo.upperMonitors.empty());
     EXPECT_TRUE(topo.pbrRules.empty());
     ASSERT_EQ(done.size(), 24u);
-    EXPECT_EQ(Completed(), 24u);
+    // 3 access networks x 4 clients x 2 requests
+    EXPECT_TRUE(AdcExpectAccounting(clients, AdcAccountingExpectation::Completed(3 * 4 * 2)));
     // Upper router i leads to lower i mod 4: with 2 routers, only L2NS1 and L2NS2 relay.
     EXPECT_GT(topo.relayApps[0]->GetCompleted() + topo.relayApps[1]->GetCompleted(), 0u);
     EXPECT_EQ(topo.relayApps[2]->GetAccepted(), 0u);
@@ -720,7 +717,8 @@ TEST_F(AdcTcpRelayCrd, RouterUpperTierWithOneBypassingProxy)
     BuildAndRun(h, 2);
     ASSERT_EQ(topo.lowerApps.size(), 1u);
     EXPECT_TRUE(topo.relayApps.empty());
-    EXPECT_EQ(Completed(), 6u);
+    // 1 access network x 3 clients x 2 requests
+    EXPECT_TRUE(AdcExpectAccounting(clients, AdcAccountingExpectation::Completed(1 * 3 * 2)));
     EXPECT_EQ(topo.lowerApps[0]->GetBypassRequests(), 6u);
     EXPECT_EQ(cacheRequests, 0u);
 }

@@ -6,6 +6,8 @@
  * identical runs.
  */
 
+#include "adc-test-accounting.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-request-record.h"
 #include "ns3/adc-trace-helper.h"
@@ -505,7 +507,10 @@ TEST_F(AdcTraceHelperTest, RequestLogWritesRowsFedAndCountsOutcomes)
     const std::map<std::string, uint64_t> reasons{{"timeout", 1}};
     EXPECT_EQ(log->GetFailureReasons(), reasons);
     EXPECT_TRUE(log->CheckAccounting());
-    EXPECT_EQ(log->Summary(), "sent=3 completed=2 failed=1 (timeout=1)");
+    EXPECT_EQ(log->Summary(), "sent=3 completed=2 failed=1 (timeout=1) open-at-stop=0");
+    // the scenario fires two completed records and one that timed out
+    EXPECT_TRUE(
+        AdcExpectAccounting(*log, AdcAccountingExpectation::Completed(2).Failed("timeout", 1)));
     // Completed latencies in completion order: 12.5 ms, then 0.250001 ms.
     const std::vector<double>& lat = log->GetCompletedLatenciesMs();
     ASSERT_EQ(lat.size(), 2u);
@@ -617,4 +622,219 @@ TEST(AdcRequestLogStats, MeanAndNearestRankPercentilesOfCompletedRequests)
     EXPECT_DOUBLE_EQ(log->GetLatencyPercentileMs(0.1), 10.0);
     EXPECT_DOUBLE_EQ(log->GetLatencyPercentileMs(0.0), 10.0);
     EXPECT_TRUE(log->CheckAccounting());
+}
+
+namespace
+{
+
+/// Shorthand for the expectations below.
+using Expect = AdcAccountingExpectation;
+
+/// \param t a tally \param outcome how a request ended \param reason its reason: one more
+/// request sent and ended
+void
+SendAndEnd(AdcRequestTally& t, AdcRequestOutcome outcome, const std::string& reason = "")
+{
+    AdcRequestRecord r;
+    r.outcome = outcome;
+    r.reason = reason;
+    t.CountSent();
+    t.CountEnd(r);
+}
+
+/// \return 5 requests sent: 2 completed, 1 failed "timeout", 1 failed "reset", 1 open at stop
+AdcRequestTally
+FiveSent()
+{
+    AdcRequestTally t;
+    SendAndEnd(t, AdcRequestOutcome::COMPLETED);
+    SendAndEnd(t, AdcRequestOutcome::FAILED, "timeout");
+    SendAndEnd(t, AdcRequestOutcome::COMPLETED);
+    SendAndEnd(t, AdcRequestOutcome::OPEN_AT_STOP);
+    SendAndEnd(t, AdcRequestOutcome::FAILED, "reset");
+    return t;
+}
+
+/// \return exactly what FiveSent() holds
+Expect
+FiveSentExactly()
+{
+    return Expect::Completed(2).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1);
+}
+
+} // namespace
+
+// REQ: CORE-02
+TEST(AdcRequestTally, CountsEachOutcomeApartAndAddsUp)
+{
+    AdcRequestTally t = FiveSent();
+    EXPECT_EQ(t.sent, 5u);
+    EXPECT_EQ(t.completed, 2u);
+    EXPECT_EQ(t.failed, 2u);
+    EXPECT_EQ(t.openAtStop, 1u);
+    EXPECT_EQ(t.failureReasons, (std::map<std::string, uint64_t>{{"reset", 1}, {"timeout", 1}}));
+    EXPECT_EQ(t.GetEnded(), 5u);
+    EXPECT_TRUE(t.IsBalanced());
+    EXPECT_EQ(t.ToString(), "sent=5 completed=2 failed=2 (reset=1, timeout=1) open-at-stop=1");
+    AdcRequestTally sum = t;
+    sum += t;
+    EXPECT_EQ(sum.ToString(), "sent=10 completed=4 failed=4 (reset=2, timeout=2) open-at-stop=2");
+    t.CountSent();
+    EXPECT_FALSE(t.IsBalanced());
+    // a failure without a reason still counts, under a name
+    AdcRequestTally u;
+    SendAndEnd(u, AdcRequestOutcome::FAILED);
+    EXPECT_EQ(u.ToString(), "sent=1 completed=0 failed=1 (unspecified=1) open-at-stop=0");
+}
+
+// REQ: CORE-02
+TEST(AdcAccountingExpectation, CountsThatMeetTheExpectationGiveNoMessage)
+{
+    const AdcRequestTally t = FiveSent();
+    EXPECT_EQ(AdcAccountingMismatch(t, FiveSentExactly()), "");
+    EXPECT_EQ(
+        AdcAccountingMismatch(
+            t,
+            Expect::CompletedAtLeast(1).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1)),
+        "");
+    EXPECT_EQ(AdcAccountingMismatch(t,
+                                    Expect::CompletedBetween(2, 3)
+                                        .FailedBetween("timeout", 0, 1)
+                                        .FailedBetween("reset", 1, 4)
+                                        .OpenAtStop(1)),
+              "");
+    EXPECT_EQ(AdcAccountingMismatch(t, Expect::Completed(2).AnyFailures().OpenAtStop(1)), "");
+    EXPECT_TRUE(AdcExpectAccounting(t, FiveSentExactly()));
+    // nothing sent, nothing expected
+    EXPECT_EQ(AdcAccountingMismatch(AdcRequestTally(), Expect::Completed(0)), "");
+}
+
+// REQ: CORE-02
+TEST(AdcAccountingExpectation, EveryDifferenceIsNamed)
+{
+    const AdcRequestTally t = FiveSent();
+    // fewer completed than expected, exactly or at least; more than expected
+    EXPECT_EQ(AdcAccountingMismatch(
+                  t,
+                  Expect::Completed(3).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1)),
+              "completed 2 < expected 3");
+    EXPECT_EQ(
+        AdcAccountingMismatch(
+            t,
+            Expect::CompletedAtLeast(5).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1)),
+        "completed 2 < expected at least 5");
+    EXPECT_EQ(AdcAccountingMismatch(
+                  t,
+                  Expect::Completed(1).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1)),
+              "completed 2 > expected 1");
+    EXPECT_EQ(
+        AdcAccountingMismatch(
+            t,
+            Expect::CompletedBetween(0, 1).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1)),
+        "completed 2 > expected 0..1");
+    // open at stop, where none is expected unless said
+    EXPECT_EQ(
+        AdcAccountingMismatch(t, Expect::Completed(2).Failed("timeout", 1).Failed("reset", 1)),
+        "open at stop 1 > expected 0");
+    EXPECT_EQ(AdcAccountingMismatch(t, FiveSentExactly().OpenAtStop(2)),
+              "open at stop 1 < expected 2");
+    // a failure reason not expected
+    EXPECT_EQ(AdcAccountingMismatch(t, Expect::Completed(2).Failed("timeout", 1).OpenAtStop(1)),
+              "failures reset=1 not expected");
+    // an expected reason with another count, or that did not occur at all
+    EXPECT_EQ(AdcAccountingMismatch(t, FiveSentExactly().Failed("timeout", 2)),
+              "failures timeout=1 < expected 2");
+    EXPECT_EQ(AdcAccountingMismatch(t, FiveSentExactly().FailedBetween("timeout", 2, 3)),
+              "failures timeout=1 < expected 2..3");
+    EXPECT_EQ(AdcAccountingMismatch(t, FiveSentExactly().Failed("reset", 0)),
+              "failures reset=1 > expected 0");
+    EXPECT_EQ(AdcAccountingMismatch(t, FiveSentExactly().Failed("connect-failed", 1)),
+              "failures connect-failed=0 < expected 1");
+    // AnyFailures lets failures pass, not the rest
+    EXPECT_EQ(AdcAccountingMismatch(t, Expect::Completed(3).AnyFailures()),
+              "completed 2 < expected 3; open at stop 1 > expected 0");
+    // every difference at once, in a fixed order
+    EXPECT_EQ(AdcAccountingMismatch(t, Expect::Completed(5)),
+              "completed 2 < expected 5; open at stop 1 > expected 0; failures reset=1 not "
+              "expected; failures timeout=1 not expected");
+}
+
+// REQ: CORE-02
+TEST(AdcAccountingExpectation, RequestsNotEndedExactlyOnceFailWhateverIsExpected)
+{
+    AdcRequestTally open = FiveSent();
+    open.CountSent();
+    open.CountSent(); // two more sent, never ended
+    EXPECT_EQ(AdcAccountingMismatch(open, FiveSentExactly()),
+              "sent 7 but 5 ended (2 still open, never ended)");
+    EXPECT_NE(AdcAccountingMismatch(open, Expect::CompletedAtLeast(0).AnyFailures().OpenAtStop(1)),
+              "");
+    AdcRequestTally twice = FiveSent();
+    AdcRequestRecord again;
+    again.outcome = AdcRequestOutcome::COMPLETED;
+    twice.CountEnd(again); // a request ended a second time
+    EXPECT_EQ(AdcAccountingMismatch(
+                  twice,
+                  Expect::Completed(3).Failed("timeout", 1).Failed("reset", 1).OpenAtStop(1)),
+              "sent 5 but 6 ended (some ended more than once)");
+}
+
+// REQ: CORE-02
+TEST(AdcAccountingExpectation, RangesPrintAndRejectEmptyOnesAndTheAssertionExplains)
+{
+    EXPECT_EQ(AdcCountRange::Exactly(5).ToString(), "5");
+    EXPECT_EQ(AdcCountRange::AtLeast(5).ToString(), "at least 5");
+    EXPECT_EQ(AdcCountRange::Between(2, 7).ToString(), "2..7");
+    EXPECT_TRUE(AdcCountRange::Between(2, 7).Contains(2));
+    EXPECT_TRUE(AdcCountRange::Between(2, 7).Contains(7));
+    EXPECT_FALSE(AdcCountRange::Between(2, 7).Contains(8));
+    EXPECT_FALSE(AdcCountRange::Exactly(0).Contains(1));
+    EXPECT_THROW(AdcCountRange::Between(3, 2), AdcConfigError);
+    EXPECT_THROW(Expect::Completed(1).FailedBetween("timeout", 3, 2), AdcConfigError);
+
+    const ::testing::AssertionResult r =
+        AdcExpectAccounting(FiveSent(), FiveSentExactly().Failed("timeout", 2));
+    EXPECT_FALSE(r);
+    const std::string msg = r.message();
+    EXPECT_NE(msg.find("failures timeout=1 < expected 2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("[sent=5 completed=2 failed=2 (reset=1, timeout=1) open-at-stop=1]"),
+              std::string::npos)
+        << msg;
+}
+
+// REQ: CORE-02
+TEST_F(AdcTraceHelperTest, RequestLogCountsOpenAtStopApartAndChecksExpectations)
+{
+    const std::string csv = ::testing::TempDir() + "adc-requests-open-at-stop.csv";
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    log->SetAttribute("FileName", StringValue(csv));
+    std::vector<AdcRequestRecord> records = ScenarioRecords();
+    records[1].outcome = AdcRequestOutcome::OPEN_AT_STOP; // the second was open at the stop
+    records[1].responseBytes = 0;
+    records[1].status = 0;
+    for (const AdcRequestRecord& r : records)
+    {
+        log->NotifySent(r);
+        log->Record(r);
+    }
+    log->Close();
+
+    EXPECT_EQ(ReadLines(csv).at(2),
+              "7,10.0.0.2,2,\"/search?q=a,b\",S2,\"client>\"\"edge\"\">S2\",2.000000000,"
+              "2.000250001,0.250001,102,0,0,OPEN_AT_STOP,");
+    EXPECT_EQ(log->GetOpenAtStop(), 1u);
+    EXPECT_EQ(log->GetCompleted(), 1u);
+    EXPECT_EQ(log->GetFailed(), 1u);
+    // open at stop is an ending: the balance holds
+    EXPECT_TRUE(log->CheckAccounting());
+    EXPECT_EQ(log->Summary(), "sent=3 completed=1 failed=1 (timeout=1) open-at-stop=1");
+    // only the completed request has a latency
+    EXPECT_EQ(log->GetCompletedLatenciesMs().size(), 1u);
+    const Expect exact = Expect::Completed(1).Failed("timeout", 1).OpenAtStop(1);
+    EXPECT_EQ(log->CheckExpectation(exact), "");
+    EXPECT_TRUE(AdcExpectAccounting(*log, exact));
+    const Expect noneOpen = Expect::Completed(1).Failed("timeout", 1);
+    EXPECT_EQ(log->CheckExpectation(noneOpen), "open at stop 1 > expected 0");
+    EXPECT_EQ(log->CheckExpectation(noneOpen), AdcAccountingMismatch(log->GetTally(), noneOpen));
+    EXPECT_FALSE(AdcExpectAccounting(*log, noneOpen));
 }

@@ -7,6 +7,8 @@
  * interface routes are all the routing needed).
  */
 
+#include "adc-test-accounting.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
@@ -289,12 +291,8 @@ class CrdCacheServerTest : public ::testing::Test
     Traces traces;
 };
 
-void
-ExpectBalanced(Ptr<AdcHttpClient> c)
-{
-    EXPECT_EQ(c->GetRequestsSent(), c->GetRequestsCompleted() + c->GetRequestsFailed());
-    EXPECT_EQ(c->GetOpenRequests(), 0u);
-}
+/// Shorthand for the accounting expectations.
+using Expect = AdcAccountingExpectation;
 
 } // namespace
 
@@ -364,7 +362,8 @@ TEST_F(CrdCacheServerTest, MissThenHitCarryTheClientIpFromTheHeaderToCacheAndOri
     // both requests went over one persistent connection
     EXPECT_EQ(cli->GetConnectionsOpened(), 1u);
     EXPECT_EQ(cache->GetOpenConnections(), 1u);
-    ExpectBalanced(cli);
+    // the miss and the hit both complete
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(2)));
 }
 
 TEST_F(CrdCacheServerTest, CapacityAndPolicyDecideHitsThroughTheServer)
@@ -441,7 +440,8 @@ TEST_F(CrdCacheServerTest, CapacityAndPolicyDecideHitsThroughTheServer)
             EXPECT_EQ(traces.done[i].path, "1.1 CRS1; X-Cache: " + k.xcache[i]);
             EXPECT_EQ(traces.done[i].outcome, AdcRequestOutcome::COMPLETED);
         }
-        ExpectBalanced(cli);
+        // five requests, one at a time, to an origin that is up: hit or miss, all complete
+        EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(seq.size())));
     }
 }
 
@@ -476,7 +476,8 @@ TEST_F(CrdCacheServerTest, OriginDownGives502AndEveryRequestIsAccountedFor)
     EXPECT_EQ(cache->GetPendingFetches(), 0u);
     EXPECT_EQ(cli->GetRequestsSent(), 1u);
     EXPECT_EQ(cli->GetRequestsFailed(), 1u);
-    ExpectBalanced(cli);
+    // the origin is down: the cache answers the one request 502
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).Failed("http-status-502", 1)));
 }
 
 TEST_F(CrdCacheServerTest, OriginErrorStatusGives502AndIsNotStored)
@@ -503,7 +504,8 @@ TEST_F(CrdCacheServerTest, OriginErrorStatusGives502AndIsNotStored)
     EXPECT_EQ(traces.fetches[0],
               std::make_tuple(std::string("/obj/1"), uint16_t(503), uint64_t(0)));
     EXPECT_EQ(cli->GetRequestsFailed(), 2u);
-    ExpectBalanced(cli);
+    // the origin answers 503 to both fetches, which the cache turns into 502s
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(0).Failed("http-status-502", 2)));
 }
 
 namespace

@@ -5,6 +5,8 @@
  * an origin and a cache, over real ns-3 TCP with transparent interception.
  */
 
+#include "adc-test-accounting.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-message.h"
@@ -39,6 +41,9 @@ using namespace ns3;
 
 namespace
 {
+
+/// Shorthand for the accounting expectations.
+using Expect = AdcAccountingExpectation;
 
 const Ipv4Address kClient("10.1.0.1");
 const Ipv4Address kL2OnClientSide("10.1.0.2");
@@ -122,6 +127,7 @@ class CrdLowerTierTest : public ::testing::Test
     /// Build nodes, links, addresses, routes, servers, the appliance and the client.
     void Build()
     {
+        clients.clear();
         client = CreateObject<Node>();
         l2 = CreateObject<Node>();
         origin = CreateObject<Node>();
@@ -200,6 +206,7 @@ class CrdLowerTierTest : public ::testing::Test
             "RequestDone",
             Callback<void, const AdcRequestRecord&>(
                 [this](const AdcRequestRecord& r) { done.push_back(r); }));
+        clients.push_back(c);
         return c;
     }
 
@@ -318,6 +325,7 @@ class CrdLowerTierTest : public ::testing::Test
     Ptr<AdcHttpServer> cacheServer;
     Ptr<CrdLowerTierAppliance> app;
     Ptr<AdcHttpClient> httpClient;
+    std::vector<Ptr<AdcHttpClient>> clients; //!< every client MakeClient made, httpClient first
 
     std::vector<AdcRequestRecord> done;
     std::vector<Decision> decisions;
@@ -381,6 +389,7 @@ TEST_F(CrdLowerTierTest, CacheableRequestGoesToCacheFromMipWithClientIpHeader)
     ASSERT_EQ(intercepts.size(), 1U);
     EXPECT_EQ(intercepts[0][0], "CLIENT");
     EXPECT_EQ(intercepts[0][2], "10.2.0.2:80"); // the origin the client addressed
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
 }
 
 // REQ: CRD-07
@@ -418,6 +427,7 @@ TEST_F(CrdLowerTierTest, NonCacheableRequestGoesToOriginWithClientIpAsSourceAndP
     EXPECT_EQ(done[0].server, "ORIGIN");
     EXPECT_EQ(done[0].responseBytes, kOriginObject + head.size());
     EXPECT_EQ(app->GetBypassRequests(), 1U);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
 }
 
 // REQ: CRD-02
@@ -435,6 +445,9 @@ TEST_F(CrdLowerTierTest, ClientIpHeaderFromTheClientIsReplaced)
     ASSERT_EQ(originLog.size(), 1U);
     EXPECT_EQ(originLog[0].headerIp, "10.1.0.1");
     EXPECT_EQ(WithStatus(200), 2U);
+    // the liar's two requests complete; the fixture's client sent none
+    EXPECT_TRUE(AdcExpectAccounting(*liar, Expect::Completed(2)));
+    EXPECT_TRUE(AdcExpectAccounting(*httpClient, Expect::Completed(0)));
 }
 
 // REQ: CRD-08
@@ -457,6 +470,7 @@ TEST_F(CrdLowerTierTest, CacheableRuleDecidesCacheOrBypass)
         }
         EXPECT_EQ(done.size(), 2U);
         EXPECT_EQ(WithStatus(200), 2U);
+        EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(2)));
         decisions.clear();
         done.clear();
         Simulator::Destroy();
@@ -500,6 +514,8 @@ TEST_F(CrdLowerTierTest, CacheMissTrafficIsInterceptedAndSentWithHeaderClientIp)
     EXPECT_EQ(done[0].server, "ORIGIN");
     EXPECT_EQ(app->GetMissIntercepts(), 1U);
     EXPECT_EQ(app->GetClientRequests(), 0U);
+    EXPECT_TRUE(AdcExpectAccounting(*missClient, Expect::Completed(1)));
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
 }
 
 TEST_F(CrdLowerTierTest, CacheMissWithoutClientIpHeaderGets400AndDrop)
@@ -513,6 +529,7 @@ TEST_F(CrdLowerTierTest, CacheMissWithoutClientIpHeaderGets400AndDrop)
     EXPECT_EQ(drops, std::vector<std::string>{"missing-client-ip-header"});
     ASSERT_EQ(done.size(), 1U);
     EXPECT_EQ(done[0].status, 400);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(0).Failed("http-status-400", 1)));
 }
 
 TEST_F(CrdLowerTierTest, PortExhaustionAnswers503AndTracesOnce)
@@ -552,8 +569,9 @@ TEST_F(CrdLowerTierTest, PortExhaustionAnswers503AndTracesOnce)
             EXPECT_EQ(r.outcome, AdcRequestOutcome::COMPLETED);
         }
     }
-    EXPECT_EQ(httpClient->GetRequestsSent(),
-              httpClient->GetRequestsCompleted() + httpClient->GetRequestsFailed());
+    // three concurrent bypasses, two ports: two complete, the third is refused with a 503
+    EXPECT_TRUE(
+        AdcExpectAccounting(*httpClient, Expect::Completed(2).Failed("http-status-503", 1)));
     EXPECT_EQ(app->GetPortAllocator()->GetInUse(), 0U);
 }
 
@@ -573,6 +591,7 @@ TEST_F(CrdLowerTierTest, NoCacheUpFallsBackToOrigin)
     ASSERT_EQ(done.size(), 1U);
     EXPECT_EQ(done[0].status, 200);
     EXPECT_EQ(done[0].server, "ORIGIN");
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
 }
 
 TEST_F(CrdLowerTierTest, UnreachableCacheGives502AfterBackendTimeout)
@@ -597,6 +616,7 @@ TEST_F(CrdLowerTierTest, UnreachableCacheGives502AfterBackendTimeout)
     EXPECT_LE(done[0].end, Seconds(2.1));
     EXPECT_EQ(app->GetFailures(), 1U);
     EXPECT_EQ(app->GetCacheLb()->GetBackend(0).activeConnections, 0U);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(0).Failed("http-status-502", 1)));
 }
 
 TEST_F(CrdLowerTierTest, SilentCacheTimesOutToo)
@@ -611,6 +631,7 @@ TEST_F(CrdLowerTierTest, SilentCacheTimesOutToo)
     EXPECT_EQ(failures[0].reason, "timeout");
     ASSERT_EQ(done.size(), 1U);
     EXPECT_EQ(done[0].status, 502);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(0).Failed("http-status-502", 1)));
 }
 
 TEST_F(CrdLowerTierTest, MalformedCacheResponseGives502)
@@ -628,6 +649,7 @@ TEST_F(CrdLowerTierTest, MalformedCacheResponseGives502)
     EXPECT_EQ(failures[0].reason.rfind("bad-response: ", 0), 0U) << failures[0].reason;
     ASSERT_EQ(done.size(), 1U);
     EXPECT_EQ(done[0].status, 502);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(0).Failed("http-status-502", 1)));
 }
 
 TEST_F(CrdLowerTierTest, ResponseCutShortClosesTheClientConnection)
@@ -647,6 +669,7 @@ TEST_F(CrdLowerTierTest, ResponseCutShortClosesTheClientConnection)
     EXPECT_EQ(done[0].outcome, AdcRequestOutcome::FAILED);
     EXPECT_EQ(done[0].reason, "connection-closed");
     EXPECT_EQ(app->GetOpenFrontConnections(), 0U);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(0).Failed("connection-closed", 1)));
 }
 
 TEST_F(CrdLowerTierTest, PersistentClientConnectionServesRequestsInOrder)
@@ -666,6 +689,7 @@ TEST_F(CrdLowerTierTest, PersistentClientConnectionServesRequestsInOrder)
     EXPECT_EQ(httpClient->GetConnectionsOpened(), 1U);
     EXPECT_EQ(intercepts.size(), 1U); // one client connection
     EXPECT_EQ(app->GetResponsesRelayed(), 3U);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(3)));
 }
 
 TEST_F(CrdLowerTierTest, LargeBodyIsRelayedWhole)
@@ -687,6 +711,7 @@ TEST_F(CrdLowerTierTest, LargeBodyIsRelayedWhole)
     // timer) would take seconds more.
     EXPECT_GE(done[0].GetLatency(), Seconds(0.48));
     EXPECT_LE(done[0].GetLatency(), Seconds(0.8));
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
 }
 
 TEST_F(CrdLowerTierTest, PerFlowStateIsHeldOnlyWhileConnectionsAreOpen)
@@ -713,6 +738,7 @@ TEST_F(CrdLowerTierTest, PerFlowStateIsHeldOnlyWhileConnectionsAreOpen)
     EXPECT_EQ(app->GetOpenFrontConnections(), 0U);
     EXPECT_EQ(app->GetOpenBackendConnections(), 0U);
     EXPECT_EQ(app->GetPerFlowStateBytes(), 0U);
+    EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
 }
 
 TEST_F(CrdLowerTierTest, UnknownCacheLbMethodListsTheFourAllowed)

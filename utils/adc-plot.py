@@ -74,19 +74,22 @@ def plot_latency(files, out):
 
 
 def plot_outcomes(files, out):
-    names, completed, failed = [], [], []
+    names, completed, failed, open_at_stop = [], [], [], []
     for path in files:
         rows = read_rows(path)
         names.append(variant(path, "requests"))
         completed.append(sum(r["outcome"] == "COMPLETED" for r in rows))
         failed.append(sum(r["outcome"] == "FAILED" for r in rows))
+        open_at_stop.append(sum(r["outcome"] == "OPEN_AT_STOP" for r in rows))
     fig, ax = plt.subplots(figsize=(8, 4.5))
     x = range(len(names))
     ax.bar(x, completed, label="completed")
     ax.bar(x, failed, bottom=completed, label="failed")
+    ax.bar(x, open_at_stop, bottom=[c + f for c, f in zip(completed, failed)],
+           label="open at stop")
     ax.set_xticks(list(x), names, rotation=20)
     ax.set_ylabel("requests")
-    ax.set_title("Request outcomes (sent = completed + failed)")
+    ax.set_title("Request outcomes (sent = completed + failed + open at stop)")
     ax.legend(fontsize=8)
     fig.savefig(out)
     plt.close(fig)
