@@ -7,6 +7,7 @@
 
 #include "crd-lower-tier.h"
 
+#include "adc-client-ip-header.h"
 #include "adc-config-error.h"
 
 #include "ns3/enum.h"
@@ -56,99 +57,11 @@ AllowedLbMethods()
     return names;
 }
 
-/// \return "a.b.c.d"
-std::string
-IpText(Ipv4Address a)
-{
-    std::ostringstream os;
-    a.Print(os);
-    return os.str();
-}
-
 /// \return "a.b.c.d:port"
 std::string
 EndpointText(Ipv4Address a, uint16_t port)
 {
-    return IpText(a) + ":" + std::to_string(port);
-}
-
-/// \return \p s without leading and trailing spaces and tabs
-std::string
-Trim(const std::string& s)
-{
-    const auto first = s.find_first_not_of(" \t");
-    if (first == std::string::npos)
-    {
-        return "";
-    }
-    const auto last = s.find_last_not_of(" \t");
-    return s.substr(first, last - first + 1);
-}
-
-/**
- * \brief Strict dotted-quad parser (Ipv4Address's own accepts anything).
- * \param text e.g. "10.1.0.9"
- * \return the address, or nullopt when \p text is not four decimal octets or is 0.0.0.0,
- * 255.255.255.255 or multicast (not a client)
- */
-std::optional<Ipv4Address>
-ParseClientIp(const std::string& text)
-{
-    uint32_t value = 0;
-    int parts = 0;
-    std::size_t i = 0;
-    while (parts < 4)
-    {
-        std::size_t digits = 0;
-        uint32_t octet = 0;
-        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && digits < 3)
-        {
-            octet = octet * 10 + static_cast<uint32_t>(text[i] - '0');
-            ++i;
-            ++digits;
-        }
-        if (digits == 0 || octet > 255)
-        {
-            return std::nullopt;
-        }
-        value = (value << 8) | octet;
-        ++parts;
-        if (parts < 4)
-        {
-            if (i >= text.size() || text[i] != '.')
-            {
-                return std::nullopt;
-            }
-            ++i;
-        }
-    }
-    if (i != text.size())
-    {
-        return std::nullopt;
-    }
-    Ipv4Address a(value);
-    if (value == 0 || a.IsBroadcast() || a.IsMulticast())
-    {
-        return std::nullopt;
-    }
-    return a;
-}
-
-/// \return true when \p s is a non-empty HTTP token (a header name)
-bool
-IsToken(const std::string& s)
-{
-    static const std::string extra = "!#$%&'*+-.^_`|~";
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || extra.find(c) != std::string::npos;
-    });
-}
-
-/// \return the first element of a comma-separated list (X-Forwarded-For: "client, proxy1")
-std::string
-FirstListItem(const std::string& value)
-{
-    return Trim(value.substr(0, value.find(',')));
+    return AdcClientIpHeader::Format(a) + ":" + std::to_string(port);
 }
 
 /// \return a packet of \p text's bytes
@@ -429,7 +342,7 @@ CrdLowerTierAppliance::CheckConfig() const
         throw AdcConfigError(who + "routing is not set; call SetRouting with the node's "
                                    "AdcPolicyRouting (needed for USIP connections)");
     }
-    if (!IsToken(m_clientIpHeader))
+    if (!AdcClientIpHeader::IsToken(m_clientIpHeader))
     {
         throw AdcConfigError(who + "ClientIpHeader '" + m_clientIpHeader +
                              "' is not an HTTP header name; use e.g. X-Forwarded-For");
@@ -864,7 +777,7 @@ CrdLowerTierAppliance::HandleClientRequest(uint64_t fid, const Item& item)
 {
     Front& f = m_fronts.at(fid);
     ++m_clientRequests;
-    const std::string clientIp = IpText(f.peerIp);
+    const std::string clientIp = AdcClientIpHeader::Format(f.peerIp);
     const std::string& url = item.head.GetTarget();
     std::string target = "origin";
     if (IsCacheable(item.head))
@@ -894,7 +807,7 @@ CrdLowerTierAppliance::HandleMissRequest(uint64_t fid, const Item& item)
     Front& f = m_fronts.at(fid);
     ++m_missIntercepts;
     const auto value = item.head.GetHeader(m_clientIpHeader);
-    const auto clientIp = value ? ParseClientIp(FirstListItem(*value)) : std::nullopt;
+    const auto clientIp = value ? AdcClientIpHeader::ParseValue(*value) : std::nullopt;
     if (!clientIp)
     {
         Drop("missing-client-ip-header");
@@ -989,7 +902,7 @@ void
 CrdLowerTierAppliance::StartOrigin(uint64_t fid, const Item& item, Ipv4Address clientIp)
 {
     Front& f = m_fronts.at(fid);
-    const std::string clientText = IpText(clientIp);
+    const std::string clientText = AdcClientIpHeader::Format(clientIp);
     Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     const std::optional<uint16_t> port = AdcBindFromRange(s, clientIp, m_ports);
     if (!port)
@@ -1035,7 +948,7 @@ CrdLowerTierAppliance::AddBackend(uint64_t fid,
 
     // The appliance is the one the ISP trusts: its value replaces whatever the request had.
     AdcHttpMessage request = item.head;
-    request.SetHeader(m_clientIpHeader, IpText(clientIp));
+    request.SetHeader(m_clientIpHeader, AdcClientIpHeader::Format(clientIp));
     request.SetHeader("Connection", "close");
     b.out.Push(TextPacket(request.ToWireString()));
     for (uint64_t left = item.bodyBytes; left > 0;)
