@@ -4,6 +4,7 @@
 # The lists here repeat CMakeLists.txt; the test "adc-build-lists" fails when they disagree.
 
 ADC_SOURCES = [
+    'model/adc-client-ip-header.cc',
     'model/adc-config-error.cc',
     'model/adc-connection-table.cc',
     'model/adc-flow-key.cc',
@@ -33,6 +34,7 @@ ADC_SOURCES = [
 ]
 
 ADC_HEADERS = [
+    'model/adc-client-ip-header.h',
     'model/adc-config-error.h',
     'model/adc-connection-table.h',
     'model/adc-flow-key.h',
@@ -62,6 +64,7 @@ ADC_HEADERS = [
 ]
 
 ADC_TEST_SOURCES = [
+    'test/adc-client-ip-header-test.cc',
     'test/adc-connection-table-test.cc',
     'test/adc-flow-key-test.cc',
     'test/adc-health-monitor-test.cc',
