@@ -9,7 +9,7 @@
 #define ADC_BENCH_UTIL_H
 
 #include "ns3/adc-config-error.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-csv-writer.h"
 
 #include <iostream>
 #include <string>

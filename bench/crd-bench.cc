@@ -35,7 +35,7 @@
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-tcp-relay.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-csv-writer.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"

@@ -29,7 +29,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-connection-table.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-csv-writer.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"

@@ -21,7 +21,7 @@
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-path-tracer.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-request-log.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-topology-helper.h"
 #include "ns3/internet-module.h"

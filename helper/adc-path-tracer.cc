@@ -7,7 +7,7 @@
 #include "adc-path-tracer.h"
 
 #include "ns3/adc-config-error.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-csv-writer.h"
 #include "ns3/boolean.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"

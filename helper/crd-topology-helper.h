@@ -10,11 +10,11 @@
 
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-server.h"
+#include "ns3/adc-isp-topology-helper.h"
 #include "ns3/adc-path-tracer.h"
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/adc-tcp-relay.h"
-#include "ns3/adc-topology-helper.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-lower-tier.h"
 #include "ns3/net-device-container.h"

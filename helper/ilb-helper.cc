@@ -5,8 +5,8 @@
 #include "ilb-helper.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-isp-topology-helper.h"
 #include "ns3/adc-port-range.h"
-#include "ns3/adc-topology-helper.h"
 #include "ns3/boolean.h"
 #include "ns3/csma-helper.h"
 #include "ns3/enum.h"

@@ -12,7 +12,7 @@
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-request-record.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-request-log.h"
 #include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"

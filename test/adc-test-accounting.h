@@ -9,7 +9,7 @@
 
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-request-record.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-request-log.h"
 #include "ns3/application-container.h"
 #include "ns3/ptr.h"
 

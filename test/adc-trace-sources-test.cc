@@ -21,7 +21,7 @@
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/adc-tcp-relay.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"

@@ -10,7 +10,8 @@
 #include "adc-test-accounting.h"
 
 #include "ns3/adc-http-client.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-request-log.h"
+#include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-topology-helper.h"
 #include "ns3/csma-net-device.h"

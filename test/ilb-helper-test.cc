@@ -17,7 +17,7 @@
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-server.h"
-#include "ns3/adc-trace-helper.h"
+#include "ns3/adc-request-log.h"
 #include "ns3/boolean.h"
 #include "ns3/csma-net-device.h"
 #include "ns3/double.h"

@@ -66,7 +66,7 @@ def main():
             if not (root / f).is_file():
                 problems.append(f"{what}: listed file {f} does not exist")
 
-    for folder, pattern in (("model", "*.cc"), ("model", "*.h"), ("helper", "*.cc"),
+    for folder, pattern in (("model", "**/*.cc"), ("model", "**/*.h"), ("helper", "*.cc"),
                             ("helper", "*.h"), ("test", "*.cc"), ("examples", "*.cc"),
                             ("bench", "*.cc")):
         for f in sorted((root / folder).glob(pattern)):

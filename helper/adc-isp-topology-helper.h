@@ -1,0 +1,422 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc helpers: an ISP access + core + data-centre topology that scales to 10,000+ clients,
+ * with aggregated static routes (no global routing).
+ */
+
+#ifndef ADC_ISP_TOPOLOGY_HELPER_H
+#define ADC_ISP_TOPOLOGY_HELPER_H
+
+#include "adc-stack-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-interface-container.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv6-address.h"
+#include "ns3/ipv6-interface-container.h"
+#include "ns3/ipv6-routing-protocol.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class Ipv4StaticRouting;
+
+/**
+ * \ingroup adc
+ * \brief The links of an AdcIspTopology on which pcap capture can be enabled.
+ */
+enum class AdcTopologyLink : uint8_t
+{
+    CORE_DC = 0,       //!< the core router <-> DC gateway point-to-point link (both ends)
+    ACCESS_UPLINK = 1, //!< the uplink of one access network (both ends); index = access network
+    SERVER_LAN = 2,    //!< the server LAN, captured promiscuously at the DC gateway
+    ACCESS_LAN = 3     //!< one access LAN, captured promiscuously at its access router
+};
+
+/**
+ * \ingroup adc
+ * \brief A point-to-point link from the core router to another node (see
+ * AdcIspTopologyHelper::AttachToCore).
+ *
+ * Index 0 of every container is the core side, index 1 the attached node's side.
+ */
+struct AdcCoreAttachment
+{
+    NetDeviceContainer devices;  //!< {core device, node device}
+    Ipv4InterfaceContainer ipv4; //!< {core interface, node interface}
+    Ipv6InterfaceContainer ipv6; //!< same for IPv6 (empty unless InstallIpv6)
+    Ipv4Address network;         //!< the link's network address
+    Ipv4Mask mask;               //!< the link's mask
+
+    /// \return the core router's address on the link
+    Ipv4Address GetCoreAddress() const;
+    /// \return the attached node's address on the link
+    Ipv4Address GetNodeAddress() const;
+    /// \return the core router's interface index for the link
+    uint32_t GetCoreInterface() const;
+    /// \return the attached node's interface index for the link
+    uint32_t GetNodeInterface() const;
+};
+
+/**
+ * \ingroup adc
+ * \brief Handles on everything AdcIspTopologyHelper::Build() created, as public members and
+ * through getters (which check indices).
+ *
+ * Clients are numbered 0..N-1 across access networks: client i belongs to access network
+ * i / ClientsPerAccessNetwork. Device containers of a LAN hold the router's device first; those
+ * of a point-to-point link hold the core side first.
+ */
+class AdcIspTopology
+{
+  public:
+    /// \return all clients, access network by access network
+    const NodeContainer& GetClients() const;
+    /// \return number of clients
+    uint32_t GetNClients() const;
+    /// \param i client index \return client i
+    Ptr<Node> GetClient(uint32_t i) const;
+    /// \param i client index \return client i's IPv4 address
+    Ipv4Address GetClientAddress(uint32_t i) const;
+    /// \param i client index \return client i's global IPv6 address (InstallIpv6 only)
+    Ipv6Address GetClientAddress6(uint32_t i) const;
+    /// \param i client index \return the access network client i belongs to
+    uint32_t GetAccessNetworkOfClient(uint32_t i) const;
+    /// \return IPv4 interfaces of all clients (same order as GetClients())
+    const Ipv4InterfaceContainer& GetClientInterfaces() const;
+    /// \return IPv6 interfaces of all clients (empty unless InstallIpv6)
+    const Ipv6InterfaceContainer& GetClientInterfaces6() const;
+
+    /// \return number of access networks
+    uint32_t GetNAccessNetworks() const;
+    /// \param a access network index \return its clients
+    const NodeContainer& GetAccessNetworkClients(uint32_t a) const;
+    /// \return the access routers, one per access network
+    const NodeContainer& GetAccessRouters() const;
+    /// \param a access network index \return its access router
+    Ptr<Node> GetAccessRouter(uint32_t a) const;
+    /// \param a access network index \return the LAN devices (router first, then clients)
+    const NetDeviceContainer& GetAccessLanDevices(uint32_t a) const;
+    /// \param a access network index \return the uplink devices {core, access router}
+    const NetDeviceContainer& GetAccessUplinkDevices(uint32_t a) const;
+    /// \param a access network index \return the access network's IPv4 prefix (a /16)
+    Ipv4Address GetAccessNetworkPrefix(uint32_t a) const;
+
+    /// \return the core router
+    Ptr<Node> GetCoreRouter() const;
+    /// \return the DC gateway, or nullptr when NumServers was 0
+    Ptr<Node> GetDcGateway() const;
+    /// \return the core <-> DC gateway devices {core, gateway} (empty without DC)
+    const NetDeviceContainer& GetCoreDcDevices() const;
+    /// \return the server LAN devices (gateway first, then servers; empty without DC)
+    const NetDeviceContainer& GetServerLanDevices() const;
+    /// \return the servers
+    const NodeContainer& GetServers() const;
+    /// \return number of servers
+    uint32_t GetNServers() const;
+    /// \param i server index \return server i
+    Ptr<Node> GetServer(uint32_t i) const;
+    /// \param i server index \return server i's IPv4 address
+    Ipv4Address GetServerAddress(uint32_t i) const;
+    /// \param i server index \return server i's global IPv6 address (InstallIpv6 only)
+    Ipv6Address GetServerAddress6(uint32_t i) const;
+    /// \return IPv4 interfaces of all servers
+    const Ipv4InterfaceContainer& GetServerInterfaces() const;
+    /// \return IPv6 interfaces of all servers (empty unless InstallIpv6)
+    const Ipv6InterfaceContainer& GetServerInterfaces6() const;
+
+    /// \return the core router's IPv4 static routing protocol
+    Ptr<Ipv4StaticRouting> GetCoreStaticRouting() const;
+    /// \return number of routes in the core router's IPv4 static routing table
+    uint32_t GetNCoreRoutes() const;
+
+    /**
+     * \brief Enable pcap capture on one link, with the device helpers' standard file naming
+     * (prefix-node-device.pcap).
+     * \param prefix file name prefix (may contain a directory)
+     * \param which the link
+     * \param index access network index for ACCESS_UPLINK and ACCESS_LAN, ignored otherwise
+     * \return the names of the files that will be written
+     * \throw AdcConfigError when the link does not exist in this topology
+     */
+    std::vector<std::string> EnablePcap(const std::string& prefix,
+                                        AdcTopologyLink which,
+                                        uint32_t index = 0) const;
+
+    // The handles, public so a scenario can reach any of them directly.
+    uint32_t clientsPerAccessNetwork{0};                 //!< clients per access network
+    NodeContainer clients;                               //!< all clients
+    std::vector<NodeContainer> accessNetworkClients;     //!< clients per access network
+    NodeContainer accessRouters;                         //!< one per access network
+    std::vector<NetDeviceContainer> accessLanDevices;    //!< per access network, router first
+    std::vector<NetDeviceContainer> accessUplinkDevices; //!< per access network, core first
+    std::vector<Ipv4Address> accessPrefixes;             //!< per access network (/16)
+    Ptr<Node> coreRouter;                                //!< core router
+    Ptr<Node> dcGateway;                                 //!< DC gateway (nullptr without DC)
+    NetDeviceContainer coreDcDevices;                    //!< core first
+    NetDeviceContainer serverLanDevices;                 //!< gateway first
+    NodeContainer servers;                               //!< servers
+    Ipv4InterfaceContainer clientInterfaces;             //!< clients' interfaces
+    Ipv4InterfaceContainer serverInterfaces;             //!< servers' interfaces
+    Ipv6InterfaceContainer clientInterfaces6;            //!< clients' IPv6 interfaces
+    Ipv6InterfaceContainer serverInterfaces6;            //!< servers' IPv6 interfaces
+
+  private:
+    /// \param a access network index, checked against the number of access networks
+    void CheckAccessIndex(uint32_t a) const;
+};
+
+/**
+ * \ingroup adc
+ * \brief Builds an ISP + data-centre topology with thousands of clients in seconds.
+ *
+ * Shape: NumAccessNetworks access networks, each one CSMA LAN holding its clients and its
+ * access router (one router interface per access network); each access router has a
+ * point-to-point uplink to the core router; the core router has a point-to-point link to a
+ * data-centre gateway, behind which a CSMA server LAN holds the servers. NumServers = 0 builds
+ * no DC side, so appliances can be attached to the core with AttachToCore() instead.
+ *
+ * Addressing (IPv4 always): access network a uses ClientBase + a/16 (router .0.1, clients from
+ * .0.2 on); the server LAN uses ServerBase (gateway first address, servers next); every
+ * point-to-point link takes the next /30 of LinkBase (uplink a is link a, core<->DC is link
+ * NumAccessNetworks, attachments without their own block follow). With InstallIpv6, Ipv6Base
+ * is a /48: access network a uses subnet a, the server LAN subnet 0xffff and the k-th link
+ * built subnet 0x8000 + k (all /64); interface ids are sequential like the IPv4 host parts
+ * (router ::1, hosts from ::2), and IPv6 next hops are the routers' global addresses.
+ *
+ * Routing is static and aggregated: the core holds one route per access network plus one for
+ * the server prefix; every other node has a default route towards the core. No global routing
+ * is installed or computed (it is far too slow at this scale).
+ *
+ * Every node gets an MPI system id: access network a (router and clients) uses
+ * a % NumPartitions, core and DC use 0, so large topologies stay partitionable in MPI builds
+ * (the uplinks are the only links crossing partitions).
+ */
+class AdcIspTopologyHelper : public Object
+{
+  public:
+    /// Most clients in one access network: a /16 minus network, broadcast and router addresses.
+    static constexpr uint32_t MAX_CLIENTS_PER_ACCESS_NETWORK = 65533;
+    /// Most access networks.
+    static constexpr uint32_t MAX_ACCESS_NETWORKS = 255;
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    AdcIspTopologyHelper();
+    ~AdcIspTopologyHelper() override;
+
+    /**
+     * \brief Check the settings without building anything.
+     * \throw AdcConfigError naming the first bad setting, its value and the allowed range
+     */
+    void Validate() const;
+
+    /**
+     * \brief Build the whole topology: the three stages below, in order.
+     * \return handles on what was built
+     * \throw AdcConfigError on bad settings or when the addresses are already in use
+     */
+    AdcIspTopology Build();
+
+    /**
+     * \brief Stage 1 of Build(): validate, create nodes, devices and channels.
+     * The staged form exists so benchmarks can time each stage.
+     */
+    void CreateNodesAndLinks();
+    /// \brief Stage 2 of Build(): install the Internet stack (static routing only) on all nodes.
+    void InstallInternetStack();
+    /**
+     * \brief Stage 3 of Build(): assign addresses and add the static routes.
+     * \return handles on what was built
+     */
+    AdcIspTopology AssignAddressesAndRoutes();
+
+    /**
+     * \brief Connect \p node to the core router by a new point-to-point link (CoreDcDataRate,
+     * CoreDcDelay) addressed from the given block: the core takes the first host address and
+     * the node the second. Installs the Internet stack on \p node when it has none.
+     * Call after Build().
+     * \param node the node to attach (e.g. an ADC appliance)
+     * \param network the link's network address
+     * \param mask the link's mask (at least two host addresses)
+     * \param setDefaultRoute add a default route on \p node via the core router
+     * \return the link's devices and interfaces
+     * \throw AdcConfigError when called before Build() or with a bad block
+     */
+    AdcCoreAttachment AttachToCore(Ptr<Node> node,
+                                   Ipv4Address network,
+                                   Ipv4Mask mask,
+                                   bool setDefaultRoute = true);
+    /**
+     * \brief As above, addressed with the next free /30 of LinkBase.
+     * \param node the node to attach
+     * \param setDefaultRoute add a default route on \p node via the core router
+     * \return the link's devices and interfaces
+     */
+    AdcCoreAttachment AttachToCore(Ptr<Node> node, bool setDefaultRoute = true);
+
+    /**
+     * \brief Add a route on the core router towards a prefix reachable through an attachment
+     * (e.g. an appliance's virtual-IP prefix).
+     * \param network destination network
+     * \param mask destination mask
+     * \param via the attachment whose node is the next hop
+     */
+    void AddCoreRoute(Ipv4Address network, Ipv4Mask mask, const AdcCoreAttachment& via);
+
+    /// \return the topology of the last Build() (empty handles before)
+    const AdcIspTopology& GetTopology() const;
+
+    /**
+     * \brief Pcap on both ends of the core <-> DC link of the last Build().
+     * \param prefix file name prefix
+     * \return the files that will be written
+     */
+    std::vector<std::string> EnablePcapCoreDc(const std::string& prefix) const;
+    /**
+     * \brief Pcap on both ends of one access uplink of the last Build().
+     * \param prefix file name prefix
+     * \param accessNetwork the access network
+     * \return the files that will be written
+     */
+    std::vector<std::string> EnablePcapAccessUplink(const std::string& prefix,
+                                                    uint32_t accessNetwork) const;
+    /**
+     * \brief Pcap of the whole server LAN of the last Build() (promiscuous, at the gateway).
+     * \param prefix file name prefix
+     * \return the files that will be written
+     */
+    std::vector<std::string> EnablePcapServerLan(const std::string& prefix) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Build stages, to enforce their order.
+    enum class Stage : uint8_t
+    {
+        NONE,
+        LINKED,
+        STACKED,
+        BUILT
+    };
+
+    /// \param expected the stage required \param what method name for the message
+    void RequireStage(Stage expected, const char* what) const;
+    /// \return an InternetStackHelper configured with static routing only
+    InternetStackHelper MakeStackHelper() const;
+    /// \param node install the stack on it unless it has IPv4 already
+    void EnsureStack(Ptr<Node> node) const;
+    /// \param k link index \return the network address of LinkBase's k-th /30
+    Ipv4Address LinkNetwork(uint32_t k) const;
+    /// \param subnet 16-bit subnet id \return Ipv6Base with that /64 subnet
+    Ipv6Address Ipv6Subnet(uint16_t subnet) const;
+    /// \return the first host address of every subnet the build will use
+    std::vector<Ipv4Address> FirstAddresses() const;
+    /// \brief Check that none of \p addrs is already allocated in this simulation.
+    void CheckAddressesFree(const std::vector<Ipv4Address>& addrs) const;
+    /// \brief Create the access networks' nodes, LANs and uplinks.
+    void CreateAccessNetworks();
+    /// \brief Create the DC gateway, the server LAN and the core <-> DC link.
+    void CreateDataCentre();
+    /// \brief Address access network \p a and route it (core, router, clients).
+    void AddressAccessNetwork(uint32_t a);
+    /// \brief Address and route the DC side.
+    void AddressDataCentre();
+
+    /// IPv4 (and IPv6) interfaces of one addressed LAN.
+    struct LanAddresses
+    {
+        Ipv4InterfaceContainer router;  //!< the router's LAN interface
+        Ipv4InterfaceContainer hosts;   //!< the hosts' interfaces
+        Ipv6InterfaceContainer router6; //!< the router's IPv6 LAN interface
+        Ipv6InterfaceContainer hosts6;  //!< the hosts' IPv6 interfaces
+    };
+
+    /**
+     * \brief Address one point-to-point link {core, other} and, with IPv6, give it link
+     * subnet \p k.
+     * \param devs {core device, other device}
+     * \param net the link's IPv4 network
+     * \param mask the link's IPv4 mask
+     * \param k link index (IPv6 subnet LINK_SUBNET6 + k)
+     * \param[out] v6 its IPv6 interfaces when InstallIpv6
+     * \return the IPv4 interfaces {core, other}
+     */
+    Ipv4InterfaceContainer AddressLink(const NetDeviceContainer& devs,
+                                       Ipv4Address net,
+                                       Ipv4Mask mask,
+                                       uint32_t k,
+                                       Ipv6InterfaceContainer* v6);
+    /**
+     * \brief Address a LAN (router device first) and give every host a default route via the
+     * router.
+     * \param devs the LAN's devices, router first
+     * \param net IPv4 network
+     * \param mask IPv4 mask
+     * \param subnet6 IPv6 subnet id
+     * \return the interfaces
+     */
+    LanAddresses AddressLan(const NetDeviceContainer& devs,
+                            Ipv4Address net,
+                            Ipv4Mask mask,
+                            uint16_t subnet6);
+    /**
+     * \brief Route a LAN behind a link {core, router}: one aggregated route on the core, a
+     * default route to the core on the router.
+     * \param link IPv4 interfaces {core, router}
+     * \param link6 IPv6 interfaces {core, router} (ignored without IPv6)
+     * \param net the LAN's IPv4 network
+     * \param mask the LAN's IPv4 mask
+     * \param subnet6 the LAN's IPv6 subnet id
+     */
+    void RouteLanViaLink(const Ipv4InterfaceContainer& link,
+                         const Ipv6InterfaceContainer& link6,
+                         Ipv4Address net,
+                         Ipv4Mask mask,
+                         uint16_t subnet6);
+
+    // Attributes
+    uint32_t m_numAccessNetworks; //!< number of access networks
+    uint32_t m_clientsPerNet;     //!< clients per access network
+    uint32_t m_numServers;        //!< servers on the DC LAN (0: no DC side)
+    uint32_t m_numPartitions;     //!< MPI partitions for system ids
+    DataRate m_accessLanRate;     //!< access LAN data rate
+    Time m_accessLanDelay;        //!< access LAN delay
+    DataRate m_uplinkRate;        //!< access uplink data rate
+    Time m_uplinkDelay;           //!< access uplink delay
+    DataRate m_coreDcRate;        //!< core <-> DC data rate
+    Time m_coreDcDelay;           //!< core <-> DC delay
+    DataRate m_serverLanRate;     //!< server LAN data rate
+    Time m_serverLanDelay;        //!< server LAN delay
+    Ipv4Address m_clientBase;     //!< first access network's /16
+    std::string m_serverBase;     //!< server prefix "a.b.c.d/len"
+    std::string m_linkBase;       //!< point-to-point link pool "a.b.c.d/len"
+    bool m_installIpv6;           //!< also install and address IPv6
+    Ipv6Address m_ipv6Base;       //!< IPv6 /48
+
+    // Build state
+    Stage m_stage{Stage::NONE}; //!< how far the build got
+    AdcIspTopology m_topo;      //!< what was built
+    Ipv4Address m_serverNet;    //!< parsed ServerBase network
+    Ipv4Mask m_serverMask;      //!< parsed ServerBase mask
+    Ipv4Address m_linkNet;      //!< parsed LinkBase network
+    Ipv4Mask m_linkMask;        //!< parsed LinkBase mask
+    uint32_t m_nextLink{0};     //!< next free /30 of LinkBase
+    uint32_t m_nextLink6{0};    //!< next free IPv6 link subnet (every link takes one)
+};
+
+} // namespace ns3
+
+#endif /* ADC_ISP_TOPOLOGY_HELPER_H */

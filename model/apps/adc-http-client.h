@@ -1,0 +1,271 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: an HTTP/1.1 client application issuing Zipf-distributed object requests.
+ */
+
+#ifndef ADC_HTTP_CLIENT_H
+#define ADC_HTTP_CLIENT_H
+
+#include "ns3/adc-http-message.h"
+#include "ns3/adc-request-record.h"
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief An HTTP/1.1 client: issues GET requests for objects "/obj/<k>" of a catalogue with
+ * Zipf popularity, at random intervals, over persistent or one-shot TCP connections, and keeps
+ * a record of every request's life.
+ *
+ * Requests are issued at intervals drawn from "InterRequestTime" (the first one draw after
+ * start). A request is sent on an idle persistent connection when there is one, otherwise on a
+ * new connection while fewer than "MaxConnections" are open, otherwise it waits in a FIFO queue.
+ * A connection carries one request at a time (no pipelining).
+ *
+ * Accounting: every issued request fires "RequestSent" once and later "RequestDone" once, as
+ * COMPLETED, as FAILED with a reason: "connect-failed", "connection-reset",
+ * "connection-closed", "timeout", "parse-error", "http-status-<code>" (a complete response
+ * with status >= 400, e.g. "http-status-502"), or as OPEN_AT_STOP (still open at
+ * StopApplication; no reason). A complete response with a 2xx or 3xx status is COMPLETED.
+ * Requests open at the stop are counted apart from failures because the path did not fail
+ * them: a path that stalls shows up there, and a check expecting none fails.
+ * After StopApplication, GetRequestsSent() == GetRequestsCompleted() + GetRequestsFailed() +
+ * GetRequestsOpenAtStop(); GetTally() holds the same counts for AdcAccountingMismatch.
+ *
+ * The record's \c path is filled from the response as ResponsePath() describes (the proxies
+ * and caches it passed, from its Via and X-Cache headers).
+ *
+ * A request is "GET <url> HTTP/1.1" with "Host", the headers added by AddRequestHeader (in the
+ * order added) and, for one-shot connections, "Connection: close".
+ */
+class AdcHttpClient : public Application
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    AdcHttpClient();
+    ~AdcHttpClient() override;
+
+    /**
+     * \brief Signature of the "RequestSent" and "RequestDone" traces.
+     * \param record the request (RequestSent: start filled, end zero; RequestDone: complete)
+     */
+    typedef void (*RequestTracedCallback)(const AdcRequestRecord& record);
+
+    /**
+     * \brief Choose the server per new connection (e.g. a load-balancing method under test).
+     * \param chooser returns the remote (InetSocketAddress or Inet6SocketAddress) for the URL
+     *        and request id of the connection's first request; when null "Remote" is used
+     */
+    void SetServerChooser(Callback<Address, const std::string&, uint64_t> chooser);
+
+    /**
+     * \brief Add a header to every request (e.g. X-Forwarded-For), after Host.
+     * \param name a token; throws AdcConfigError otherwise
+     * \param value the value; throws AdcConfigError on control characters
+     */
+    void AddRequestHeader(const std::string& name, const std::string& value);
+
+    /**
+     * \brief Issue one request for \p url now (besides the generated ones; it does not count
+     * against MaxRequests). Only while the application runs.
+     * \param url the request target
+     * \return the request id, or 0 when the application is not running
+     */
+    uint64_t IssueRequest(const std::string& url);
+
+    /**
+     * \brief The path a response took, from its headers, as recorded in AdcRequestRecord::path.
+     *
+     * Format: V, then "; " when both parts are non-empty, then "X-Cache: " X, where
+     * - V is the entries of every "Via" field in wire order, each trimmed of spaces and
+     *   joined with ", " (AdcHttpJoinedField; proxies append "1.1 <name>" entries as the
+     *   response passes them, RFC 9110 section 7.6.3, so the first entry is the hop nearest
+     *   the origin);
+     * - X is the entries of every "X-Cache" field, combined the same way (empty when there
+     *   is none).
+     * Example: "1.1 L2NS3, 1.1 CRS1, 1.1 L2NS2; X-Cache: MISS"; "X-Cache: HIT" without Via;
+     * "" when the response has neither header.
+     * \param response a response head
+     * \return the path string
+     */
+    static std::string ResponsePath(const AdcHttpMessage& response);
+
+    /**
+     * \brief Draw an object rank from the Zipf distribution over the catalogue:
+     * P(k) = k^-s / sum_{j=1..N} j^-s; O(log N) by binary search over the CDF.
+     * \return a rank in 1..CatalogueSize
+     */
+    uint32_t DrawRank();
+
+    /**
+     * \brief Assign fixed random variable streams.
+     * \param stream first stream index
+     * \return number of streams used (2)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /// \return requests issued
+    uint64_t GetRequestsSent() const;
+    /// \return requests completed
+    uint64_t GetRequestsCompleted() const;
+    /// \return requests failed
+    uint64_t GetRequestsFailed() const;
+    /// \return requests still open when the application stopped
+    uint64_t GetRequestsOpenAtStop() const;
+    /// \return failed requests by reason (sorted by reason)
+    const std::map<std::string, uint64_t>& GetFailureReasons() const;
+    /// \return every count above in one tally (requests still open are sent but not ended)
+    const AdcRequestTally& GetTally() const;
+    /// \return bytes received on all connections
+    uint64_t GetBytesReceived() const;
+    /// \return TCP connections opened
+    uint64_t GetConnectionsOpened() const;
+    /// \return requests issued and not yet ended
+    uint32_t GetOpenRequests() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// A request between RequestSent and RequestDone.
+    struct Open
+    {
+        AdcRequestRecord rec; //!< the record being filled
+        EventId timeout;      //!< the timeout event
+        uint64_t conn{0};     //!< connection carrying it, 0 while queued
+    };
+
+    /// One TCP connection.
+    struct Conn
+    {
+        Ptr<Socket> socket;         //!< its socket
+        Address remote;             //!< where it goes
+        bool connected{false};      //!< handshake done
+        uint64_t current{0};        //!< request in flight, 0 when idle
+        AdcHttpStreamParser parser; //!< response reassembly
+    };
+
+    // attribute accessors; the setters throw AdcConfigError on values out of range
+    void SetCatalogueSize(uint32_t n);
+    uint32_t GetCatalogueSize() const;
+    void SetZipfExponent(double s);
+    double GetZipfExponent() const;
+    void SetCacheableFraction(double f);
+    double GetCacheableFraction() const;
+    void SetMaxConnections(uint32_t n);
+    uint32_t GetMaxConnections() const;
+    void SetRequestTimeout(Time t);
+    Time GetRequestTimeout() const;
+    void SetHost(std::string host);
+    std::string GetHost() const;
+
+    /// Rebuild the Zipf CDF when the catalogue or exponent changed.
+    void BuildCdf();
+    /// Issue the next generated request and schedule the one after.
+    void IssueNext();
+    /// Schedule the next generated request.
+    void ScheduleNext();
+    /// \return a URL for request \p id (Zipf rank, maybe a non-cacheable query)
+    std::string NextUrl(uint64_t id);
+    /// \return the request head for \p url
+    AdcHttpMessage BuildRequest(const std::string& url) const;
+    /// Give queued requests to idle or new connections.
+    void Dispatch();
+    /// \return id of the lowest-numbered idle connected connection, 0 if none
+    uint64_t FindIdle() const;
+    /// Open a connection for request \p rid; fails the request when that is impossible.
+    void OpenConnection(uint64_t rid);
+    /// Put request \p rid on connection \p cid and send it.
+    void SendOn(uint64_t cid, uint64_t rid);
+    /// \return the failure reason a complete message \p head gives its request ("" if none)
+    static std::string ResponseFailure(const AdcHttpMessage& head);
+    /// End request \p rid: COMPLETED when \p reason is empty, else FAILED with it.
+    void End(uint64_t rid, const std::string& reason);
+    /// End request \p rid with \p outcome (\p reason only for FAILED): count, trace.
+    void EndAs(uint64_t rid, AdcRequestOutcome outcome, const std::string& reason);
+    /// Close connection \p cid (ending its request with \p reason when non-empty).
+    void DropConn(uint64_t cid, const std::string& reason);
+    /// \return the connection id of socket \p s, 0 if unknown
+    uint64_t IdOf(Ptr<Socket> s) const;
+    /// \return the address the node would use, before any connection tells us better
+    AdcIpAddress DefaultLocalIp() const;
+
+    /// The handshake of \p s completed: send its request.
+    void HandleConnected(Ptr<Socket> s);
+    /// The handshake of \p s failed: "connect-failed".
+    void HandleConnectFailed(Ptr<Socket> s);
+    /// Bytes arrived on \p s: feed the parser, end completed requests.
+    void HandleRead(Ptr<Socket> s);
+    /// The server closed \p s: its request (if any) fails "connection-closed".
+    void HandlePeerClose(Ptr<Socket> s);
+    /// \p s was reset: its request (if any) fails "connection-reset".
+    void HandleError(Ptr<Socket> s);
+    /// Request \p rid reached RequestTimeout: "timeout".
+    void Timeout(uint64_t rid);
+
+    // attributes
+    Address m_remote;                         //!< server or VIP
+    Ptr<RandomVariableStream> m_interRequest; //!< seconds between generated requests
+    uint32_t m_maxRequests;                   //!< 0 = unlimited
+    Time m_requestStopTime;                   //!< no new request after this (0 = never)
+    uint32_t m_catalogueSize;                 //!< objects in the catalogue
+    double m_zipfExponent;                    //!< Zipf s
+    double m_cacheableFraction;               //!< share of cacheable URLs
+    bool m_persistent;                        //!< keep-alive connections
+    uint32_t m_maxConnections;                //!< parallel connections
+    Time m_requestTimeout;                    //!< per-request deadline
+    std::string m_host;                       //!< Host header
+
+    Ptr<UniformRandomVariable> m_uniform;                         //!< Zipf and cacheability
+    std::vector<double> m_cdf;                                    //!< Zipf CDF, m_cdf[k-1]
+    bool m_cdfDirty;                                              //!< CDF needs rebuilding
+    Callback<Address, const std::string&, uint64_t> m_chooser;    //!< server selection hook
+    std::vector<std::pair<std::string, std::string>> m_extraHdrs; //!< extra request headers
+
+    bool m_running;                         //!< between Start and Stop
+    EventId m_issueEvent;                   //!< next generated request
+    uint32_t m_generated;                   //!< generated requests so far
+    uint64_t m_lastId;                      //!< last request id
+    std::map<uint64_t, Open> m_open;        //!< open requests by id
+    std::deque<uint64_t> m_queue;           //!< requests waiting for a connection
+    std::map<uint64_t, Conn> m_conns;       //!< connections by id
+    std::map<Ptr<Socket>, uint64_t> m_idOf; //!< socket -> connection id (lookup only)
+    uint64_t m_nextConnId;                  //!< next connection id (from 1)
+    bool m_dispatching;                     //!< Dispatch is running
+    bool m_dispatchAgain;                   //!< Dispatch was requested while running
+    bool m_disposing;                       //!< in DoDispose: traces are not fired
+
+    AdcRequestTally m_tally; //!< requests issued and how they ended
+    uint64_t m_bytesRx;      //!< bytes received
+    uint64_t m_connsOpened;  //!< connections opened
+
+    TracedCallback<const AdcRequestRecord&> m_sentTrace;         //!< "RequestSent"
+    TracedCallback<const AdcRequestRecord&> m_doneTrace;         //!< "RequestDone"
+    TracedCallback<Ptr<const Packet>, const Address&> m_rxTrace; //!< "Rx"
+};
+
+} // namespace ns3
+
+#endif /* ADC_HTTP_CLIENT_H */

@@ -1,0 +1,365 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: an HTTP/1.1 origin server application over TCP, and the server side of HTTP/1.1
+ * connections it shares with other serving applications (e.g. the CRD cache server).
+ */
+
+#ifndef ADC_HTTP_SERVER_H
+#define ADC_HTTP_SERVER_H
+
+#include "ns3/adc-http-message.h"
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief The list elements of every field \p name of \p m, in wire order, each trimmed of
+ * spaces and tabs, joined with ", "; empty elements are skipped (RFC 9110 section 5.6.1). This
+ * is the combined field value of RFC 9110 section 5.3 in a canonical spacing, e.g. the whole Via
+ * chain of a message that passed several proxies. Elements are split at every comma (commas
+ * inside Via comments are not special-cased).
+ * \param m a message head
+ * \param name the field name (case-insensitive)
+ * \return the combined value, empty when there is no non-empty field
+ */
+std::string AdcHttpJoinedField(const AdcHttpMessage& m, const std::string& name);
+
+/**
+ * \ingroup adc
+ * \brief The server side of HTTP/1.1 connections, shared by the serving applications: listens,
+ * accepts, reassembles requests, and writes responses in request order as the socket's transmit
+ * buffer frees up. The owner decides each response, now or later.
+ *
+ * Listens on the IPv4 and (when the node has IPv6) the IPv6 any-address. Each well-formed
+ * request gets a slot in its connection's response queue and is handed to the request callback
+ * with (connection id, slot sequence number); the owner answers it exactly once with Respond(),
+ * immediately or later (a processing delay, an origin fetch). Responses leave in request order:
+ * an unanswered slot holds the ones after it on its connection (pipelining).
+ *
+ * Connection rules: a request that is not keep-alive (or a response that is not) closes the
+ * connection once its response is sent, and requests after it are not read; such a response
+ * gets "Connection: close" appended when it does not already say so. A HEAD request's response
+ * is sent without its body. When the peer half-closes, responses still due are sent, then the
+ * connection closes. A malformed request gets "400 Bad Request" (with "Server", when a server
+ * name is set, "Content-Length: 0" and "Connection: close") after the responses before it, the
+ * reject callback gets the parser's reason, and the connection is closed.
+ *
+ * Not an Object: the owning Application holds it by value and forwards Start/Stop/Dispose.
+ */
+class AdcHttpServerEngine
+{
+  public:
+    /// (connection id, slot sequence number, request head, TCP peer) of a well-formed request.
+    typedef Callback<void, uint64_t, uint64_t, const AdcHttpMessage&, const Address&>
+        RequestCallback;
+
+    AdcHttpServerEngine();
+    ~AdcHttpServerEngine();
+    AdcHttpServerEngine(const AdcHttpServerEngine&) = delete;
+    AdcHttpServerEngine& operator=(const AdcHttpServerEngine&) = delete;
+
+    /// \param cb called for each well-formed request (it must lead to one Respond call)
+    void SetRequestCallback(RequestCallback cb);
+    /// \param cb called with the reason when a malformed request is rejected with 400
+    void SetRejectCallback(Callback<void, const std::string&> cb);
+    /// \param cb called with the peer when a connection is accepted
+    void SetAcceptCallback(Callback<void, const Address&> cb);
+    /// \param cb called for every packet (head or body bytes) handed to TCP
+    void SetTxCallback(Callback<void, Ptr<const Packet>> cb);
+
+    /**
+     * \brief Start listening (a second call while listening does nothing).
+     * \param node the node
+     * \param port the TCP port
+     * \param owner the owning class, for error messages
+     * \param serverName value of the "Server" header of 400 responses (empty: none)
+     * \throws AdcConfigError when the port cannot be bound
+     */
+    void Start(Ptr<Node> node,
+               uint16_t port,
+               const std::string& owner,
+               const std::string& serverName);
+
+    /**
+     * \brief Close the listeners and every connection; responses still due are discarded.
+     * \param quiet true during disposal: close nothing on the wire (the IP stack may be gone)
+     */
+    void Stop(bool quiet);
+
+    /// \brief Stop(true) and drop the callbacks.
+    void Dispose();
+
+    /**
+     * \brief Answer the request in slot \p seq of connection \p conn.
+     * \param conn the connection id given to the request callback
+     * \param seq the slot sequence number given to the request callback
+     * \param head the response head (the body length is \p bodyBytes; the head should carry
+     *        the matching Content-Length)
+     * \param bodyBytes body length (not sent for HEAD requests)
+     * \param delay processing delay before the response may leave (0: now)
+     * \return false when the connection is gone or the slot was already answered (the
+     *         response is then discarded)
+     */
+    bool Respond(uint64_t conn,
+                 uint64_t seq,
+                 const AdcHttpMessage& head,
+                 uint64_t bodyBytes,
+                 Time delay = Seconds(0));
+
+    /// \return responses to well-formed requests completely handed to TCP (400s not counted)
+    uint64_t GetResponsesSent() const;
+    /// \return bytes handed to TCP (heads and bodies, 400s included)
+    uint64_t GetBytesSent() const;
+    /// \return TCP connections accepted
+    uint64_t GetConnectionsAccepted() const;
+    /// \return malformed requests rejected with 400
+    uint64_t GetRejected() const;
+    /// \return connections currently open
+    uint32_t GetOpenConnections() const;
+
+  private:
+    /// A response slot, in request order.
+    struct Response
+    {
+        std::string head;       //!< head bytes (once answered)
+        bool headSent{false};   //!< head handed to TCP
+        uint64_t bodyLeft{0};   //!< body bytes still to hand to TCP
+        bool answered{false};   //!< Respond was called (or a 400 was queued)
+        bool ready{false};      //!< answered and its processing delay is over
+        bool closeAfter{false}; //!< close the connection once sent
+        bool counted{true};     //!< counts as a served request (not a 400)
+        bool headOnly{false};   //!< answer to a HEAD request: no body
+        uint64_t seq{0};        //!< sequence number within the connection
+        EventId delayEvent;     //!< the processing-delay event
+    };
+
+    /// One accepted connection.
+    struct Conn
+    {
+        Ptr<Socket> socket;             //!< the connection's socket
+        Address peer;                   //!< the peer
+        AdcHttpStreamParser parser;     //!< request reassembly
+        std::deque<Response> responses; //!< responses in request order
+        bool closing{false};            //!< no more requests are read
+        bool peerClosed{false};         //!< the peer sent FIN
+        uint64_t nextSeq{0};            //!< sequence number of the next slot
+    };
+
+    /// Open a listening socket on \p local.
+    Ptr<Socket> Listen(const Address& local);
+    /// Accept a new connection.
+    void HandleAccept(Ptr<Socket> s, const Address& from);
+    /// Read and parse bytes of a connection.
+    void HandleRead(Ptr<Socket> s);
+    /// Transmit buffer space freed.
+    void HandleSend(Ptr<Socket> s, uint32_t available);
+    /// The peer closed its side.
+    void HandlePeerClose(Ptr<Socket> s);
+    /// The connection was reset.
+    void HandleError(Ptr<Socket> s);
+    /// Open a slot for \p request on connection \p id and hand it to the owner.
+    void Dispatch(uint64_t id, const AdcHttpMessage& request);
+    /// Queue a 400 response and stop reading, after a parse error.
+    void Reject(uint64_t id, const std::string& reason);
+    /// \return the slot \p seq of \p c, or nullptr
+    static Response* FindSlot(Conn& c, uint64_t seq);
+    /// The processing delay of slot \p seq on connection \p id is over.
+    void ResponseReady(uint64_t id, uint64_t seq);
+    /// Push ready responses of connection \p id into TCP; close when due.
+    void Pump(uint64_t id);
+    /// Push as much of \p r as fits; \return true when it was completely sent.
+    bool SendSome(Conn& c, Response& r);
+    /// Close connection \p id and forget it.
+    void CloseConn(uint64_t id);
+    /// \return the id of the connection of socket \p s, 0 if unknown
+    uint64_t IdOf(Ptr<Socket> s) const;
+
+    RequestCallback m_onRequest;                   //!< owner: a request arrived
+    Callback<void, const std::string&> m_onReject; //!< owner: a request was rejected
+    Callback<void, const Address&> m_onAccept;     //!< owner: a connection was accepted
+    Callback<void, Ptr<const Packet>> m_onTx;      //!< owner: bytes handed to TCP
+    std::string m_serverName;                      //!< "Server" of 400 responses
+    Ptr<Socket> m_listen4;                         //!< IPv4 listener
+    Ptr<Socket> m_listen6;                         //!< IPv6 listener
+    std::map<uint64_t, Conn> m_conns;              //!< open connections by id
+    std::map<Ptr<Socket>, uint64_t> m_idOf;        //!< socket -> id (lookup only)
+    uint64_t m_nextConnId;                         //!< next connection id (from 1)
+    uint64_t m_served;                             //!< responses completed
+    uint64_t m_bytesSent;                          //!< bytes handed to TCP
+    uint64_t m_accepted;                           //!< connections accepted
+    uint64_t m_rejected;                           //!< malformed requests
+    bool m_quiet;                                  //!< stopping for disposal: send nothing
+};
+
+/**
+ * \ingroup adc
+ * \brief An HTTP/1.1 origin server: answers every well-formed request with "200 OK" and a body
+ * of the object's size, over persistent or one-shot TCP connections.
+ *
+ * Connection handling (listening, pipelining, transmit-buffer pacing, 400s for malformed
+ * requests, "Connection: close") is AdcHttpServerEngine's. Responses go out in request order
+ * after "ResponseDelay". A response carries, in this order, "Server: <ServerName>",
+ * "Content-Length: <size>" and, when the connection will close, "Connection: close". HEAD
+ * requests get the head only.
+ *
+ * Choosing the response from the client (CRD-12: the origin chooses its response from the
+ * client IP carried in the request header): a response callback (SetResponseCallback) may edit
+ * or replace the response head and change the body size; "Content-Length" is then set from the
+ * body size. Without a callback, "VaryByClientIp" true applies the default policy: the
+ * response gets "X-Client-IP: <the ClientIpHeader value, or the TCP peer's IP when the header
+ * is absent>" and "Vary: <ClientIpHeader>" (the latter only when ClientIpHeader is not empty),
+ * both between "Server" and "Content-Length". The "Response" trace reports every decision.
+ */
+class AdcHttpServer : public Application
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    AdcHttpServer();
+    ~AdcHttpServer() override;
+
+    /**
+     * \brief Signature of the "Request" trace: a request was received.
+     * \param request the request head
+     * \param from the TCP peer (InetSocketAddress or Inet6SocketAddress)
+     */
+    typedef void (*RequestTracedCallback)(const AdcHttpMessage& request, const Address& from);
+
+    /**
+     * \brief Signature of the "AccessLog" trace: one line of the audit log per request.
+     * \param peerIp the TCP peer's address (an appliance when one proxies the connection)
+     * \param headerClientIp value of the "ClientIpHeader" request header, empty if absent
+     * \param url the request target
+     * \param when the time the request was received
+     */
+    typedef void (*AccessLogTracedCallback)(const std::string& peerIp,
+                                            const std::string& headerClientIp,
+                                            const std::string& url,
+                                            Time when);
+
+    /**
+     * \brief Signature of the "Response" trace: the response to a request was decided.
+     * \param headerClientIp value of the "ClientIpHeader" request header, empty if absent
+     * \param url the request target
+     * \param status the response status code
+     * \param bodySize the response body size in bytes (as in Content-Length)
+     */
+    typedef void (*ResponseTracedCallback)(const std::string& headerClientIp,
+                                           const std::string& url,
+                                           uint16_t status,
+                                           uint32_t bodySize);
+
+    /**
+     * \brief Signature of the "Drop" trace: a malformed request was rejected.
+     * \param reason why
+     */
+    typedef void (*DropTracedCallback)(const std::string& reason);
+
+    /**
+     * \brief Signature of the "Connection" trace: a TCP connection was accepted.
+     * \param from the peer
+     */
+    typedef void (*ConnectionTracedCallback)(const Address& from);
+
+    /**
+     * \brief The response hook: (request head, header client IP (empty if absent), response
+     * head to edit or replace, body size in bytes to change).
+     */
+    typedef Callback<void, const AdcHttpMessage&, const std::string&, AdcHttpMessage&, uint32_t&>
+        ResponseCallback;
+
+    /**
+     * \brief Give each URL its own object size (overrides "ObjectSize").
+     * \param cb returns the body size in bytes for a request target
+     */
+    void SetObjectSizeCallback(Callback<uint32_t, const std::string&> cb);
+
+    /**
+     * \brief Choose each response (e.g. from the client IP in the request header). Called
+     * before each response to a well-formed request is queued, with the response head
+     * "200 OK" + "Server: <ServerName>" and the object's size; the callback may add headers,
+     * replace the head (e.g. with a 404) and change the body size. Afterwards "Content-Length"
+     * is set to the body size (in place when the callback set one, else appended) and, when the
+     * connection will close, "Connection: close" is appended. It overrides "VaryByClientIp". A
+     * null callback restores the default behaviour.
+     * \param cb the hook
+     */
+    void SetResponseCallback(ResponseCallback cb);
+
+    /// \return responses to well-formed requests completely handed to TCP, whatever their
+    ///         status (400s to malformed requests are not counted)
+    uint64_t GetRequestsServed() const;
+    /// \return bytes handed to TCP (heads and bodies)
+    uint64_t GetBytesSent() const;
+    /// \return TCP connections accepted
+    uint64_t GetConnectionsAccepted() const;
+    /// \return malformed requests rejected
+    uint64_t GetRequestsDropped() const;
+    /// \return connections currently open
+    uint32_t GetOpenConnections() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// A well-formed request arrived (engine callback): decide and queue its response.
+    void HandleRequest(uint64_t conn,
+                       uint64_t seq,
+                       const AdcHttpMessage& request,
+                       const Address& peer);
+    /// Apply the default VaryByClientIp policy to \p response.
+    void VaryPolicy(const std::string& headerIp,
+                    const Address& peer,
+                    AdcHttpMessage& response) const;
+    /// Fire "Drop" (engine callback).
+    void HandleReject(const std::string& reason);
+    /// Fire "Connection" (engine callback).
+    void HandleAccepted(const Address& from);
+    /// Fire "Tx" (engine callback).
+    void HandleTx(Ptr<const Packet> p);
+    /// \return the body size for \p url
+    uint32_t ObjectSizeOf(const std::string& url) const;
+
+    uint16_t m_port;                                    //!< listening port
+    std::string m_serverName;                           //!< "Server:" header value
+    uint32_t m_objectSize;                              //!< default body size
+    Time m_responseDelay;                               //!< processing delay
+    std::string m_clientIpHeader;                       //!< header carrying the client IP
+    bool m_varyByClientIp;                              //!< default per-client policy on
+    Callback<uint32_t, const std::string&> m_sizeOfUrl; //!< per-URL size, optional
+    ResponseCallback m_responseCb;                      //!< response hook, optional
+    AdcHttpServerEngine m_engine;                       //!< the connections
+    bool m_disposing;                                   //!< in DoDispose: nothing is sent
+
+    TracedCallback<const AdcHttpMessage&, const Address&> m_requestTrace; //!< "Request"
+    TracedCallback<const std::string&, const std::string&, const std::string&, Time>
+        m_accessLogTrace; //!< "AccessLog"
+    TracedCallback<const std::string&, const std::string&, uint16_t, uint32_t>
+        m_responseTrace;                              //!< "Response"
+    TracedCallback<Ptr<const Packet>> m_txTrace;      //!< "Tx"
+    TracedCallback<const std::string&> m_dropTrace;   //!< "Drop"
+    TracedCallback<const Address&> m_connectionTrace; //!< "Connection"
+};
+
+} // namespace ns3
+
+#endif /* ADC_HTTP_SERVER_H */

@@ -1,0 +1,357 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc shared core: the load-balancing methods every ADC model shares, behind one interface.
+ */
+
+#ifndef ADC_LB_METHOD_H
+#define ADC_LB_METHOD_H
+
+#include "adc-maglev-table.h"
+
+#include "ns3/adc-flow-key.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief One back-end (service) a load-balancing method balances over.
+ */
+struct AdcBackend
+{
+    std::string name;              //!< identity, e.g. "CRS1"; keyed on by hashing methods
+    AdcIpAddress address;          //!< back-end address
+    uint16_t port{0};              //!< back-end port
+    uint32_t weight{1};            //!< relative share, >= 1 (0 is an AdcConfigError)
+    bool up{true};                 //!< a down back-end gets no new flows
+    uint32_t activeConnections{0}; //!< open connections (LEASTCONNECTION)
+};
+
+/**
+ * \ingroup adc
+ * \brief What a method may look at to choose a back-end.
+ */
+struct AdcLbContext
+{
+    AdcFlowKey flow; //!< client-side 5-tuple (src = client, dst = VIP)
+    std::string url; //!< request URL (path + query), empty when unknown (L4)
+};
+
+/**
+ * \ingroup adc
+ * \brief Abstract load-balancing method: holds the back-ends, chooses one per new flow.
+ *
+ * Back-end indices are stable (the order of AddBackend). Select() only ever returns an up
+ * back-end, or -1 when none is up. Every method is deterministic: no random variables.
+ * Hash-based methods key on AdcHash with the "HashSeed" attribute, so each device makes its
+ * own, repeatable choices. Create() builds a method by its configuration name.
+ */
+class AdcLbMethod : public Object
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    AdcLbMethod();
+    ~AdcLbMethod() override;
+
+    /**
+     * \brief Add a back-end.
+     * \param b the back-end; weight 0, or a non-empty name already used, is an AdcConfigError
+     * \return its index (stable)
+     */
+    uint32_t AddBackend(const AdcBackend& b);
+
+    /**
+     * \brief Mark a back-end up or down; what depends on the set is rebuilt.
+     * \param index back-end index
+     * \param up new state
+     */
+    void SetBackendUp(uint32_t index, bool up);
+
+    /**
+     * \param index back-end index
+     * \param weight new weight, >= 1 (0 is an AdcConfigError)
+     */
+    void SetBackendWeight(uint32_t index, uint32_t weight);
+
+    /// \param index back-end index \return the back-end
+    const AdcBackend& GetBackend(uint32_t index) const;
+    /// \return number of back-ends
+    uint32_t GetNBackends() const;
+    /// \return number of back-ends that are up
+    uint32_t GetNUpBackends() const;
+
+    /// \param index back-end that opened a connection (the caller reports it after Select)
+    void ConnectionOpened(uint32_t index);
+    /// \param index back-end whose connection closed (never goes below 0)
+    void ConnectionClosed(uint32_t index);
+
+    /**
+     * \brief Choose a back-end for a new flow or request; fires "Selection".
+     * \param ctx what the method may look at
+     * \return index of an up back-end, or -1 when none is up
+     */
+    int32_t Select(const AdcLbContext& ctx);
+
+    /// \return the method's canonical configuration name, e.g. "ROUNDROBIN"
+    virtual std::string GetMethodName() const = 0;
+
+    /// \param seed the per-device hash seed (same as attribute "HashSeed")
+    void SetHashSeed(uint64_t seed);
+    /// \return the per-device hash seed
+    uint64_t GetHashSeed() const;
+
+    /**
+     * \brief Methods are deterministic and use no random variables.
+     * \param stream first stream index
+     * \return 0, the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \brief Build a method by name (case-insensitive).
+     * \param name one of GetMethodNames(); anything else is an AdcConfigError listing them
+     * \return the method
+     */
+    static Ptr<AdcLbMethod> Create(const std::string& name);
+
+    /// \return every name Create() accepts, in a fixed order
+    static std::vector<std::string> GetMethodNames();
+
+    /**
+     * \brief Signature of trace source "Selection".
+     * \param flow the flow being balanced
+     * \param url its URL (empty at L4)
+     * \param index the chosen back-end, -1 when none was up
+     */
+    typedef void (*SelectionTracedCallback)(const AdcFlowKey& flow,
+                                            const std::string& url,
+                                            int32_t index);
+
+  protected:
+    /**
+     * \brief Choose among the back-ends; called only when at least one is up.
+     * \param ctx what the method may look at
+     * \return index of an up back-end
+     */
+    virtual int32_t DoSelect(const AdcLbContext& ctx) = 0;
+
+    /// Hook called after a back-end is added, goes up or down, changes weight, or the seed
+    /// changes.
+    virtual void BackendsChanged();
+
+    /// \param index back-end index \return the string hashing methods key on: its name, or
+    /// "#<index>" when the name is empty
+    std::string GetBackendIdentity(uint32_t index) const;
+
+    void DoDispose() override;
+
+  private:
+    /// \param index index to check (AdcConfigError when out of range)
+    /// \param what the operation, for the message
+    void CheckIndex(uint32_t index, const char* what) const;
+    /// \param weight weight to check (AdcConfigError when 0)
+    /// \param who the back-end, for the message
+    static void CheckWeight(uint32_t weight, const std::string& who);
+
+    std::vector<AdcBackend> m_backends; //!< back-ends by index
+    uint32_t m_nUp{0};                  //!< how many are up
+    uint64_t m_hashSeed;                //!< per-device hash seed
+    /// Fired once per Select with the result.
+    TracedCallback<const AdcFlowKey&, const std::string&, int32_t> m_selectionTrace;
+};
+
+/**
+ * \ingroup adc
+ * \brief ROUNDROBIN: cycles over up back-ends in index order, skipping down ones.
+ */
+class AdcRoundRobinLb : public AdcLbMethod
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    std::string GetMethodName() const override;
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+
+  private:
+    uint32_t m_next{0}; //!< index to try first
+};
+
+/**
+ * \ingroup adc
+ * \brief WEIGHTEDROUNDROBIN: smooth weighted round robin (the nginx algorithm).
+ *
+ * Each pick adds every up back-end's weight to its current value, picks the largest current
+ * (lowest index on ties) and subtracts the total up weight from it. Weights 5,1,1 give
+ * a a b a c a a. The sequence restarts whenever the back-end set changes.
+ */
+class AdcWeightedRoundRobinLb : public AdcLbMethod
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    std::string GetMethodName() const override;
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+    void BackendsChanged() override;
+
+  private:
+    std::vector<int64_t> m_current; //!< current value per back-end
+};
+
+/**
+ * \ingroup adc
+ * \brief LEASTCONNECTION: fewest activeConnections / weight among up back-ends.
+ *
+ * Ties are broken round-robin (the first tied back-end at or after a rotating cursor), so
+ * equal back-ends share load even before connection counts are reported.
+ */
+class AdcLeastConnectionLb : public AdcLbMethod
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    std::string GetMethodName() const override;
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+
+  private:
+    uint32_t m_next{0}; //!< tie-break cursor
+};
+
+/**
+ * \ingroup adc
+ * \brief Base of the hash methods: weighted rendezvous (highest-random-weight) hashing.
+ *
+ * For a key hash k, up back-end i scores -w_i / ln(u_i) with u_i in (0,1) from
+ * Mix(k ^ identityHash_i); the highest score wins, lowest index on ties. A back-end going
+ * down therefore moves only its own flows, and shares follow the weights.
+ */
+class AdcRendezvousHashLb : public AdcLbMethod
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+  protected:
+    /**
+     * \param ctx the context
+     * \return the hash of what this method keys on
+     */
+    virtual uint64_t KeyHash(const AdcLbContext& ctx) const = 0;
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+    void BackendsChanged() override;
+
+  private:
+    std::vector<uint64_t> m_identityHash; //!< seeded hash of each back-end's identity
+};
+
+/**
+ * \ingroup adc
+ * \brief SOURCEIPHASH and the ILB variants hash-ip, hash-ip-port, hash-ip-vip.
+ */
+class AdcSourceHashLb : public AdcRendezvousHashLb
+{
+  public:
+    /// What is hashed.
+    enum Mode
+    {
+        IP,      //!< source IP ("SOURCEIPHASH", "hash-ip")
+        IP_PORT, //!< source IP and source port ("hash-ip-port")
+        IP_VIP   //!< source IP and destination VIP ("hash-ip-vip")
+    };
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    /// \return "SOURCEIPHASH", "hash-ip-port" or "hash-ip-vip" by mode
+    std::string GetMethodName() const override;
+    /// \param mode what is hashed
+    void SetMode(Mode mode);
+    /// \return what is hashed
+    Mode GetMode() const;
+
+  protected:
+    uint64_t KeyHash(const AdcLbContext& ctx) const override;
+
+  private:
+    Mode m_mode{IP}; //!< what is hashed
+};
+
+/**
+ * \ingroup adc
+ * \brief URLHASH: hash of the URL (path + query); empty URL falls back to the source IP.
+ */
+class AdcUrlHashLb : public AdcRendezvousHashLb
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    std::string GetMethodName() const override;
+
+  protected:
+    uint64_t KeyHash(const AdcLbContext& ctx) const override;
+
+  private:
+    bool m_ignoreQuery{false}; //!< hash the path only
+};
+
+/**
+ * \ingroup adc
+ * \brief DESTINATIONIPHASH: hash of the destination IP (cache redirection).
+ */
+class AdcDestinationIpHashLb : public AdcRendezvousHashLb
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    std::string GetMethodName() const override;
+
+  protected:
+    uint64_t KeyHash(const AdcLbContext& ctx) const override;
+};
+
+/**
+ * \ingroup adc
+ * \brief MAGLEV: Maglev consistent hashing of the 5-tuple over an AdcMaglevTable.
+ *
+ * The table is rebuilt over the up back-ends (keyed on their identity, weights honoured)
+ * whenever the set changes; lookup is table[Hash(5-tuple) mod TableSize].
+ */
+class AdcMaglevLb : public AdcLbMethod
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    AdcMaglevLb();
+    std::string GetMethodName() const override;
+    /// \param size the table size; not prime is an AdcConfigError
+    void SetTableSize(uint32_t size);
+    /// \return the table size
+    uint32_t GetTableSize() const;
+    /// \return the current lookup table
+    const AdcMaglevTable& GetTable() const;
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+    void BackendsChanged() override;
+
+  private:
+    AdcMaglevTable m_table; //!< lookup table over the up back-ends
+};
+
+} // namespace ns3
+
+#endif /* ADC_LB_METHOD_H */

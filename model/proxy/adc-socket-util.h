@@ -1,0 +1,129 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: socket pieces shared by the applications that open connections from a client's IP
+ * (USIP) and relay bytes: binding to a port of a range, connecting from a chosen source, and
+ * a queue of bytes waiting for room in a socket's transmit buffer.
+ */
+
+#ifndef ADC_SOCKET_UTIL_H
+#define ADC_SOCKET_UTIL_H
+
+#include "ns3/adc-policy-routing.h"
+#include "ns3/adc-port-range.h"
+#include "ns3/address.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/socket.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+
+namespace ns3
+{
+
+/// Ports tried by AdcBindFromRange when the stack still holds a just-released port.
+constexpr uint32_t kAdcBindAttempts = 8;
+
+/**
+ * \ingroup adc
+ * \brief Bind \p s to \p source and a port allocated from \p ports. A port the stack still
+ * holds (a closing connection of the same client, in TIME_WAIT) is skipped: up to \p attempts
+ * ports are tried, and the skipped ones are released again.
+ * \param s an unbound socket
+ * \param source the local address to bind (the client's IP for USIP)
+ * \param ports the allocator of the port range
+ * \param attempts how many ports to try at most
+ * \return the bound port (allocated: the caller releases it), or nothing when the range is
+ *         exhausted or every port tried was held
+ */
+std::optional<uint16_t> AdcBindFromRange(Ptr<Socket> s,
+                                         Ipv4Address source,
+                                         Ptr<AdcPortAllocator> ports,
+                                         uint32_t attempts = kAdcBindAttempts);
+
+/**
+ * \ingroup adc
+ * \brief Connect \p s to \p to from \p source. Connect takes its local address from the
+ * route, so with \p routing the source is set as the next output source first (and cleared
+ * again when Connect fails at once); without it the stack's choice stands.
+ * \param s a bound socket
+ * \param routing the node's AdcPolicyRouting, or null for a plain Connect
+ * \param source the local address the connection must use
+ * \param to the destination
+ * \return false when Connect failed at once
+ */
+bool AdcConnectFrom(Ptr<Socket> s,
+                    Ptr<AdcPolicyRouting> routing,
+                    Ipv4Address source,
+                    const Address& to);
+
+/**
+ * \ingroup adc
+ * \brief Open a TCP socket on \p node listening on ANY:\p port.
+ * \param node the node
+ * \param port the port
+ * \return the socket, or null when the port cannot be bound or listened on
+ */
+Ptr<Socket> AdcListenTcp(Ptr<Node> node, uint16_t port);
+
+/**
+ * \ingroup adc
+ * \brief Stop accepting on a listening socket: drop its accept callbacks and, when \p close,
+ * close it.
+ * \param s the listening socket
+ * \param close false while disposing (the node's stack may be gone)
+ */
+void AdcStopListening(Ptr<Socket> s, bool close);
+
+/**
+ * \ingroup adc
+ * \brief Detach every callback of \p s (Close() can notify synchronously, and the socket
+ * outlives the caller's records) and, when \p close, discard its unread bytes (they would
+ * turn the close into a reset) and close it.
+ * \param s the socket
+ * \param close whether to close it
+ */
+void AdcDetachSocket(Ptr<Socket> s, bool close);
+
+/**
+ * \ingroup adc
+ * \brief Bytes waiting for room in one socket's transmit buffer, in order. Flush hands the
+ * socket as much as its buffer takes (splitting a packet when only part fits); call it again
+ * from the socket's send callback to resume.
+ */
+class AdcTxQueue
+{
+  public:
+    /// Called with the size of every chunk the socket accepted, after the queue was updated.
+    using SentCallback = std::function<void(uint32_t bytes)>;
+
+    /// \param p bytes to queue at the end (an empty packet is ignored)
+    void Push(Ptr<Packet> p);
+    /**
+     * \brief Hand as much of the queue to \p s as its transmit buffer takes.
+     * \param s the socket
+     * \param onSent called for every chunk sent (may be empty)
+     * \return bytes handed to \p s
+     */
+    uint64_t Flush(Ptr<Socket> s, const SentCallback& onSent = SentCallback());
+    /// \return true when nothing is queued
+    bool IsEmpty() const;
+    /// \return bytes queued
+    uint64_t GetBytes() const;
+    /// \return packets queued
+    std::size_t GetNPackets() const;
+
+  private:
+    std::deque<Ptr<Packet>> m_packets; //!< in order
+    uint64_t m_bytes{0};               //!< their total size
+};
+
+} // namespace ns3
+
+#endif /* ADC_SOCKET_UTIL_H */

@@ -1,0 +1,576 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: a bare transparent TCP relay (the lower-tier appliance's baseline).
+ */
+
+#include "adc-tcp-relay.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/boolean.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/string.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AdcTcpRelay");
+
+NS_OBJECT_ENSURE_REGISTERED(AdcTcpRelay);
+
+namespace
+{
+
+/// Overhead of one std::map node besides its value (three links and the colour, rounded).
+constexpr std::size_t kMapNodeOverhead = 4 * sizeof(void*);
+
+} // namespace
+
+TypeId
+AdcTcpRelay::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::AdcTcpRelay")
+            .SetParent<Application>()
+            .SetGroupName("Adc")
+            .AddConstructor<AdcTcpRelay>()
+            .AddAttribute("Port",
+                          "TCP port intercepted (listened on for any address).",
+                          UintegerValue(80),
+                          MakeUintegerAccessor(&AdcTcpRelay::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("UseClientSource",
+                          "Connect to the original destination from the client's IP (USIP) and "
+                          "a port of PortRange, so replies return by the port-range policy "
+                          "routes; false: from this node's address and an ephemeral port.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AdcTcpRelay::m_useClientSource),
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "PortRange",
+                "Source-port range FIRST-LAST of the USIP connections; malformed text "
+                "is an AdcConfigError.",
+                StringValue("1024-65535"),
+                MakeStringAccessor(&AdcTcpRelay::SetPortRange, &AdcTcpRelay::GetPortRange),
+                MakeStringChecker())
+            .AddAttribute("RelayWindow",
+                          "Bytes queued per direction, waiting for the other socket's transmit "
+                          "buffer, before the relay stops reading that direction.",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&AdcTcpRelay::m_window),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("Accept",
+                            "A connection was intercepted: client, original destination.",
+                            MakeTraceSourceAccessor(&AdcTcpRelay::m_acceptTrace),
+                            "ns3::AdcTcpRelay::AcceptTracedCallback")
+            .AddTraceSource("Relayed",
+                            "Bytes were handed to one side's transmit buffer: direction "
+                            "(true = to the server), byte count.",
+                            MakeTraceSourceAccessor(&AdcTcpRelay::m_relayedTrace),
+                            "ns3::AdcTcpRelay::RelayedTracedCallback")
+            .AddTraceSource("Closed",
+                            "A relay ended: client, destination, bytes each way, outcome.",
+                            MakeTraceSourceAccessor(&AdcTcpRelay::m_closedTrace),
+                            "ns3::AdcTcpRelay::ClosedTracedCallback");
+    return tid;
+}
+
+AdcTcpRelay::AdcTcpRelay()
+    : m_port(80),
+      m_useClientSource(true),
+      m_window(65536),
+      m_nextId(1),
+      m_disposing(false),
+      m_accepted(0),
+      m_completed(0),
+      m_failed(0),
+      m_toServer(0),
+      m_toClient(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_ports = CreateObject<AdcPortAllocator>();
+}
+
+AdcTcpRelay::~AdcTcpRelay()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+// ---- configuration and counters ------------------------------------------------------------
+
+void
+AdcTcpRelay::SetPortRange(std::string text)
+{
+    m_ports->SetRange(AdcPortRange::Parse(text));
+}
+
+std::string
+AdcTcpRelay::GetPortRange() const
+{
+    return m_ports->GetRange().ToString();
+}
+
+void
+AdcTcpRelay::SetRouting(Ptr<AdcPolicyRouting> routing)
+{
+    m_routing = routing;
+}
+
+Ptr<AdcPolicyRouting>
+AdcTcpRelay::GetRouting() const
+{
+    return m_routing;
+}
+
+Ptr<AdcPortAllocator>
+AdcTcpRelay::GetPortAllocator() const
+{
+    return m_ports;
+}
+
+uint64_t
+AdcTcpRelay::GetAccepted() const
+{
+    return m_accepted;
+}
+
+uint64_t
+AdcTcpRelay::GetCompleted() const
+{
+    return m_completed;
+}
+
+uint64_t
+AdcTcpRelay::GetFailed() const
+{
+    return m_failed;
+}
+
+uint64_t
+AdcTcpRelay::GetBytesToServer() const
+{
+    return m_toServer;
+}
+
+uint64_t
+AdcTcpRelay::GetBytesToClient() const
+{
+    return m_toClient;
+}
+
+uint32_t
+AdcTcpRelay::GetOpenRelays() const
+{
+    return static_cast<uint32_t>(m_relays.size());
+}
+
+uint32_t
+AdcTcpRelay::GetOpenSockets() const
+{
+    return static_cast<uint32_t>(m_idOf.size());
+}
+
+std::size_t
+AdcTcpRelay::GetPerFlowStateBytes() const
+{
+    // Queued packets are counted by their payload: the relay holds those bytes.
+    std::size_t total =
+        m_idOf.size() * (sizeof(std::pair<Ptr<Socket>, uint64_t>) + kMapNodeOverhead);
+    for (const auto& kv : m_relays)
+    {
+        total += sizeof(kv) + kMapNodeOverhead;
+        for (const Side* side : {&kv.second.client, &kv.second.server})
+        {
+            total += side->pending.GetNPackets() * sizeof(Ptr<Packet>) + side->pending.GetBytes();
+        }
+    }
+    return total;
+}
+
+int64_t
+AdcTcpRelay::AssignStreams(int64_t /* stream */)
+{
+    return 0;
+}
+
+void
+AdcTcpRelay::CheckConfig() const
+{
+    if (m_useClientSource && !m_routing)
+    {
+        throw AdcConfigError("AdcTcpRelay on node " + std::to_string(GetNode()->GetId()) +
+                             ": UseClientSource is true but routing is not set; call SetRouting "
+                             "with the node's AdcPolicyRouting, or set UseClientSource false");
+    }
+}
+
+bool
+AdcTcpRelay::IsOwnAddress(Ipv4Address a) const
+{
+    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
+    return ipv4 && ipv4->GetInterfaceForAddress(a) >= 0;
+}
+
+uint64_t
+AdcTcpRelay::RelayOf(Ptr<Socket> s) const
+{
+    auto it = m_idOf.find(s);
+    return it == m_idOf.end() ? 0 : it->second;
+}
+
+// ---- lifecycle -----------------------------------------------------------------------------
+
+void
+AdcTcpRelay::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    CheckConfig();
+    if (m_listen)
+    {
+        return;
+    }
+    m_listen = AdcListenTcp(GetNode(), m_port);
+    if (!m_listen)
+    {
+        throw AdcConfigError("AdcTcpRelay: Port " + std::to_string(m_port) +
+                             " cannot be bound on node " + std::to_string(GetNode()->GetId()) +
+                             " (already in use?)");
+    }
+    m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                MakeCallback(&AdcTcpRelay::HandleAccept, this));
+}
+
+void
+AdcTcpRelay::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_listen)
+    {
+        AdcStopListening(m_listen, !m_disposing);
+        m_listen = nullptr;
+    }
+    std::vector<uint64_t> ids;
+    for (const auto& kv : m_relays) // ascending ids: deterministic
+    {
+        ids.push_back(kv.first);
+    }
+    for (uint64_t id : ids)
+    {
+        End(id, "stopped");
+    }
+}
+
+void
+AdcTcpRelay::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    // The node's stack and the trace listeners may be gone: close without sending or tracing.
+    m_disposing = true;
+    StopApplication();
+    m_routing = nullptr;
+    m_ports = nullptr;
+    Application::DoDispose();
+}
+
+// ---- accepting and connecting --------------------------------------------------------------
+
+void
+AdcTcpRelay::Watch(Ptr<Socket> s)
+{
+    s->SetRecvCallback(MakeCallback(&AdcTcpRelay::HandleRead, this));
+    s->SetSendCallback(MakeCallback(&AdcTcpRelay::HandleSend, this));
+    s->SetCloseCallbacks(MakeCallback(&AdcTcpRelay::HandlePeerClose, this),
+                         MakeCallback(&AdcTcpRelay::HandleError, this));
+}
+
+void
+AdcTcpRelay::HandleAccept(Ptr<Socket> s, const Address& from)
+{
+    NS_LOG_FUNCTION(this << s << from);
+    Address local;
+    s->GetSockName(local);
+    if (!InetSocketAddress::IsMatchingType(from) || !InetSocketAddress::IsMatchingType(local))
+    {
+        Detach(s, true); // IPv4 only, like the policy routes that intercept
+        return;
+    }
+    ++m_accepted;
+    const uint64_t id = m_nextId++;
+    Relay& r = m_relays[id];
+    r.client.socket = s;
+    r.client.connected = true;
+    r.clientAddr = from;
+    r.destAddr = local;
+    r.clientIp = InetSocketAddress::ConvertFrom(from).GetIpv4();
+    r.destIp = InetSocketAddress::ConvertFrom(local).GetIpv4();
+    r.destPort = InetSocketAddress::ConvertFrom(local).GetPort();
+    r.local = IsOwnAddress(r.destIp);
+    m_idOf[s] = id;
+    Watch(s);
+    m_acceptTrace(from, local);
+    NS_LOG_INFO("relay " << id << " " << r.clientIp << " -> " << r.destIp << ":" << r.destPort
+                         << (r.local ? " (local)" : ""));
+    if (!r.local)
+    {
+        OpenServerSide(id);
+    }
+}
+
+void
+AdcTcpRelay::OpenServerSide(uint64_t id)
+{
+    Relay& r = m_relays.at(id);
+    Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    r.server.socket = s;
+    m_idOf[s] = id;
+    if (m_useClientSource)
+    {
+        r.port = AdcBindFromRange(s, r.clientIp, m_ports);
+        if (!r.port)
+        {
+            End(id, "port-exhausted");
+            return;
+        }
+    }
+    else if (s->Bind() == -1)
+    {
+        End(id, "connect-failed");
+        return;
+    }
+    s->SetConnectCallback(MakeCallback(&AdcTcpRelay::HandleConnected, this),
+                          MakeCallback(&AdcTcpRelay::HandleConnectFailed, this));
+    Watch(s);
+    // Without USIP no output source is set: the connection uses the node's own address.
+    if (!AdcConnectFrom(s,
+                        m_useClientSource ? m_routing : nullptr,
+                        r.clientIp,
+                        InetSocketAddress(r.destIp, r.destPort)))
+    {
+        End(id, "connect-failed");
+    }
+}
+
+void
+AdcTcpRelay::HandleConnected(Ptr<Socket> s)
+{
+    const uint64_t id = RelayOf(s);
+    if (id != 0)
+    {
+        m_relays.at(id).server.connected = true;
+        Pump(id);
+    }
+}
+
+void
+AdcTcpRelay::HandleConnectFailed(Ptr<Socket> s)
+{
+    const uint64_t id = RelayOf(s);
+    if (id != 0)
+    {
+        End(id, "connect-failed");
+    }
+}
+
+// ---- data ----------------------------------------------------------------------------------
+
+void
+AdcTcpRelay::HandleRead(Ptr<Socket> s)
+{
+    Pump(RelayOf(s));
+}
+
+void
+AdcTcpRelay::HandleSend(Ptr<Socket> s, uint32_t /* available */)
+{
+    Pump(RelayOf(s));
+}
+
+void
+AdcTcpRelay::HandlePeerClose(Ptr<Socket> s)
+{
+    const uint64_t id = RelayOf(s);
+    auto it = m_relays.find(id);
+    if (it == m_relays.end())
+    {
+        return;
+    }
+    Relay& r = it->second;
+    (s == r.client.socket ? r.client : r.server).peerClosed = true;
+    Pump(id);
+}
+
+void
+AdcTcpRelay::HandleError(Ptr<Socket> s)
+{
+    const uint64_t id = RelayOf(s);
+    auto it = m_relays.find(id);
+    if (it == m_relays.end())
+    {
+        return;
+    }
+    const Relay& r = it->second;
+    if (r.local)
+    {
+        End(id, "local");
+        return;
+    }
+    if (s == r.server.socket && !r.server.connected)
+    {
+        End(id, "connect-failed"); // a reset answered the SYN
+        return;
+    }
+    End(id, s == r.client.socket ? "reset-by-client" : "reset-by-server");
+}
+
+void
+AdcTcpRelay::Pump(uint64_t id)
+{
+    auto it = m_relays.find(id);
+    if (it == m_relays.end())
+    {
+        return;
+    }
+    Relay& r = it->second;
+    if (r.local)
+    {
+        Discard(id);
+        return;
+    }
+    if (r.inPump)
+    {
+        r.pumpAgain = true; // the running loop goes round once more
+        return;
+    }
+    r.inPump = true;
+    do
+    {
+        r.pumpAgain = false;
+        r.pumpAgain |= Move(r.client, r.server, true);
+        r.pumpAgain |= Move(r.server, r.client, false);
+    } while (r.pumpAgain);
+    r.inPump = false;
+    if (r.client.shutdown && r.server.shutdown)
+    {
+        End(id, "complete"); // both peers closed and everything was handed on
+    }
+}
+
+void
+AdcTcpRelay::Read(Side& from, AdcTxQueue& into, bool all)
+{
+    while (all || into.GetBytes() < m_window)
+    {
+        Ptr<Packet> p = from.socket->Recv();
+        if (!p || p->GetSize() == 0)
+        {
+            return;
+        }
+        into.Push(p);
+    }
+}
+
+bool
+AdcTcpRelay::Move(Side& from, Side& to, bool toServer)
+{
+    // Once the relay closed "from", nothing limits its peer but TCP's own window: read it all.
+    Read(from, to.pending, from.shutdown);
+    Flush(to, toServer);
+    // A close before the handshake completed would reset the connection: wait for it.
+    if (to.shutdown || !to.connected || !from.peerClosed || !to.pending.IsEmpty() ||
+        from.socket->GetRxAvailable() > 0)
+    {
+        return false;
+    }
+    // Half-close "to" with Close(), which sends the FIN even while the last bytes are still
+    // unacknowledged (ns-3.37's ShutdownSend then waits for an empty buffer and never sends
+    // it). Close() resets a connection with unread bytes, so read them first.
+    const uint64_t before = from.pending.GetBytes();
+    Read(to, from.pending, true);
+    to.shutdown = true;
+    to.socket->Close();
+    return from.pending.GetBytes() > before;
+}
+
+void
+AdcTcpRelay::Flush(Side& side, bool toServer)
+{
+    side.pending.Flush(side.socket, [this, &side, toServer](uint32_t n) {
+        side.sent += n;
+        (toServer ? m_toServer : m_toClient) += n;
+        m_relayedTrace(toServer, n);
+    });
+}
+
+void
+AdcTcpRelay::Discard(uint64_t id)
+{
+    Relay& r = m_relays.at(id);
+    while (Ptr<Packet> p = r.client.socket->Recv())
+    {
+        if (p->GetSize() == 0)
+        {
+            break;
+        }
+    }
+    if (r.client.peerClosed)
+    {
+        End(id, "local");
+    }
+}
+
+void
+AdcTcpRelay::End(uint64_t id, const std::string& outcome)
+{
+    auto it = m_relays.find(id);
+    if (it == m_relays.end())
+    {
+        return;
+    }
+    Relay& r = it->second;
+    if (outcome == "complete")
+    {
+        ++m_completed;
+    }
+    else if (outcome != "local" && outcome != "stopped")
+    {
+        ++m_failed;
+    }
+    NS_LOG_INFO("relay " << id << " ends " << outcome << " (" << r.client.sent << " bytes to the "
+                         << "client, " << r.server.sent << " to the server)");
+    if (!m_disposing)
+    {
+        m_closedTrace(r.clientAddr, r.destAddr, r.server.sent, r.client.sent, outcome);
+    }
+    if (r.port && m_ports)
+    {
+        m_ports->Release(*r.port);
+    }
+    // A side the relay already closed (both, when complete) is finished by TCP on its own; a
+    // second Close() could even reset it (in CLOSING).
+    for (Side* side : {&r.client, &r.server})
+    {
+        if (side->socket)
+        {
+            m_idOf.erase(side->socket);
+            Detach(side->socket, !side->shutdown);
+        }
+    }
+    m_relays.erase(it);
+}
+
+void
+AdcTcpRelay::Detach(Ptr<Socket> s, bool close)
+{
+    AdcDetachSocket(s, close && !m_disposing);
+}
+
+} // namespace ns3

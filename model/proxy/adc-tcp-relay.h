@@ -1,0 +1,240 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: a bare transparent TCP relay, the baseline the lower-tier appliance is measured
+ * against (it copies bytes and does nothing else).
+ */
+
+#ifndef ADC_TCP_RELAY_H
+#define ADC_TCP_RELAY_H
+
+#include "adc-socket-util.h"
+
+#include "ns3/adc-policy-routing.h"
+#include "ns3/adc-port-range.h"
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief A bare transparent TCP relay on an intercepting node: for every accepted connection
+ * it opens one to the original destination and copies bytes both ways, nothing else (no
+ * parsing, no header insertion). It is the baseline against which a proxy appliance's cost is
+ * measured.
+ *
+ * The node hands intercepted connections to this application's sockets (e.g. AdcPolicyRouting
+ * LOCAL rules); the relay listens on ANY:"Port", so an accepted socket's local address
+ * (GetSockName) is the destination the client addressed. With "UseClientSource" (default) the
+ * connection to that destination is made from the client's IP (USIP, through
+ * AdcPolicyRouting::SetNextOutputSource; SetRouting is then required) and a source port from
+ * "PortRange", so the server's replies come back by the same port-range policy routes as a
+ * real lower-tier appliance's; otherwise it is made from the node's own address and an
+ * ephemeral port.
+ *
+ * Copying respects both sockets' transmit buffers: bytes read from one side wait in a queue
+ * of at most "RelayWindow" bytes until the other side's buffer has room, and the side is not
+ * read while its queue is full, so TCP flow control reaches the sender. When one side's peer
+ * closes (FIN) and everything it sent was handed on, the relay half-closes the other side
+ * (a FIN); the relay ends when both directions are closed ("Closed" with "complete").
+ * A side that is reset, a connect that fails or an exhausted port range ends the relay at
+ * once ("Closed" with the reason) and closes the other side.
+ *
+ * A connection addressed to the node itself (e.g. a health monitor's probe) is not relayed:
+ * its bytes are read and discarded until the peer closes ("Closed" with "local").
+ */
+class AdcTcpRelay : public Application
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    AdcTcpRelay();
+    ~AdcTcpRelay() override;
+
+    /**
+     * \brief Signature of "Accept": a connection was intercepted.
+     * \param client the client's address and port (an InetSocketAddress)
+     * \param destination the address and port the client connected to (InetSocketAddress)
+     */
+    typedef void (*AcceptTracedCallback)(const Address& client, const Address& destination);
+
+    /**
+     * \brief Signature of "Relayed": bytes were handed to one side's transmit buffer.
+     * \param toServer true: client to server; false: server to client
+     * \param bytes how many
+     */
+    typedef void (*RelayedTracedCallback)(bool toServer, uint64_t bytes);
+
+    /**
+     * \brief Signature of "Closed": a relay ended.
+     * \param client the client's address and port (InetSocketAddress)
+     * \param destination the original destination (InetSocketAddress)
+     * \param toServer bytes handed on from the client to the server
+     * \param toClient bytes handed on from the server to the client
+     * \param outcome "complete", "local", "connect-failed", "port-exhausted",
+     *        "reset-by-client", "reset-by-server" or "stopped"
+     */
+    typedef void (*ClosedTracedCallback)(const Address& client,
+                                         const Address& destination,
+                                         uint64_t toServer,
+                                         uint64_t toClient,
+                                         const std::string& outcome);
+
+    /// \param routing the node's AdcPolicyRouting (required with UseClientSource)
+    void SetRouting(Ptr<AdcPolicyRouting> routing);
+    /// \return the routing protocol set by SetRouting
+    Ptr<AdcPolicyRouting> GetRouting() const;
+    /// \return the allocator of "PortRange"
+    Ptr<AdcPortAllocator> GetPortAllocator() const;
+
+    /// \return connections accepted (relayed and local)
+    uint64_t GetAccepted() const;
+    /// \return relays that ended "complete"
+    uint64_t GetCompleted() const;
+    /// \return relays that ended with a failure (connect, ports, reset)
+    uint64_t GetFailed() const;
+    /// \return bytes handed on from clients to servers
+    uint64_t GetBytesToServer() const;
+    /// \return bytes handed on from servers to clients
+    uint64_t GetBytesToClient() const;
+    /// \return relays open now (local connections included)
+    uint32_t GetOpenRelays() const;
+    /// \return sockets open now: two per relay, one per local connection
+    uint32_t GetOpenSockets() const;
+
+    /**
+     * \brief The memory of the per-connection state held now: relay records, their lookup
+     * entries (map nodes counted as four pointers each) and queued bytes. The port bitmap is
+     * per relay application, not per flow, and is not counted.
+     * \return bytes
+     */
+    std::size_t GetPerFlowStateBytes() const;
+
+    /**
+     * \brief The relay uses no random variables.
+     * \param stream first stream index
+     * \return 0, the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// One side of a relay: the accepted socket (client) or the one it opened (server).
+    struct Side
+    {
+        Ptr<Socket> socket;     //!< its socket (null until created)
+        bool connected{false};  //!< handshake done
+        bool peerClosed{false}; //!< its peer sent FIN (normal close notified)
+        bool shutdown{false};   //!< the relay sent (or queued) its FIN
+        AdcTxQueue pending;     //!< bytes for this side's peer
+        uint64_t sent{0};       //!< bytes handed to this side's socket
+    };
+
+    /// An intercepted connection and the one opened for it.
+    struct Relay
+    {
+        Side client;                  //!< the accepted side
+        Side server;                  //!< the side towards the original destination
+        Address clientAddr;           //!< client address and port
+        Address destAddr;             //!< original destination address and port
+        Ipv4Address clientIp;         //!< client address
+        Ipv4Address destIp;           //!< original destination address
+        uint16_t destPort{0};         //!< original destination port
+        std::optional<uint16_t> port; //!< source port of the range to release
+        bool local{false};            //!< addressed to this node: discard, do not relay
+        bool inPump{false};           //!< Pump is running for it
+        bool pumpAgain{false};        //!< Pump was requested while running
+    };
+
+    // attribute accessors
+    void SetPortRange(std::string text);
+    std::string GetPortRange() const;
+
+    /// Throw AdcConfigError on an unusable configuration.
+    void CheckConfig() const;
+    /// \param a an address \return true when it belongs to this node
+    bool IsOwnAddress(Ipv4Address a) const;
+    /// \param s a socket \return the relay id it belongs to, 0 if unknown
+    uint64_t RelayOf(Ptr<Socket> s) const;
+    /// Set the data and close callbacks of \p s.
+    void Watch(Ptr<Socket> s);
+
+    void HandleAccept(Ptr<Socket> s, const Address& from);
+    void HandleRead(Ptr<Socket> s);
+    void HandleSend(Ptr<Socket> s, uint32_t available);
+    void HandlePeerClose(Ptr<Socket> s);
+    void HandleError(Ptr<Socket> s);
+    void HandleConnected(Ptr<Socket> s);
+    void HandleConnectFailed(Ptr<Socket> s);
+
+    /// Open the server side of relay \p id; ends the relay on failure.
+    void OpenServerSide(uint64_t id);
+    /// Move bytes both ways for relay \p id until nothing moves; ends it when both are closed.
+    void Pump(uint64_t id);
+    /**
+     * \brief Move what \p from received towards \p to; half-close \p to once \p from is
+     * finished.
+     * \param from the side read
+     * \param to the side written
+     * \param toServer the direction, for the counters and traces
+     * \return true when bytes were queued the other way (the caller goes round again)
+     */
+    bool Move(Side& from, Side& to, bool toServer);
+    /// Queue what \p from received on \p into: up to RelayWindow bytes, or all when \p all.
+    void Read(Side& from, AdcTxQueue& into, bool all);
+    /// Hand as much of \p side's queue to its socket as its transmit buffer takes.
+    void Flush(Side& side, bool toServer);
+    /// Discard what a local connection received; close it once its peer closed.
+    void Discard(uint64_t id);
+    /// End relay \p id with \p outcome: trace, count, release its port, close what is open.
+    void End(uint64_t id, const std::string& outcome);
+    /// Detach every callback of \p s and, when \p close, discard unread bytes and close it.
+    void Detach(Ptr<Socket> s, bool close);
+
+    // attributes
+    uint16_t m_port;        //!< port listened on
+    bool m_useClientSource; //!< USIP towards the server
+    uint32_t m_window;      //!< RelayWindow: queued bytes per direction before reading stops
+
+    Ptr<AdcPolicyRouting> m_routing; //!< the node's policy routing
+    Ptr<AdcPortAllocator> m_ports;   //!< source ports for USIP connections
+
+    Ptr<Socket> m_listen;                   //!< listening socket
+    std::map<uint64_t, Relay> m_relays;     //!< relays by id (ascending: deterministic)
+    std::map<Ptr<Socket>, uint64_t> m_idOf; //!< socket -> relay id (lookup only)
+    uint64_t m_nextId;                      //!< next relay id (from 1)
+    bool m_disposing;                       //!< in DoDispose: no traces, no packets
+
+    uint64_t m_accepted;  //!< see GetAccepted
+    uint64_t m_completed; //!< see GetCompleted
+    uint64_t m_failed;    //!< see GetFailed
+    uint64_t m_toServer;  //!< see GetBytesToServer
+    uint64_t m_toClient;  //!< see GetBytesToClient
+
+    TracedCallback<const Address&, const Address&> m_acceptTrace; //!< "Accept"
+    TracedCallback<bool, uint64_t> m_relayedTrace;                //!< "Relayed"
+    TracedCallback<const Address&, const Address&, uint64_t, uint64_t, const std::string&>
+        m_closedTrace; //!< "Closed"
+};
+
+} // namespace ns3
+
+#endif /* ADC_TCP_RELAY_H */
