@@ -563,8 +563,13 @@ TEST(CrdCacheStore, PolicyAttributeAcceptsKnownNamesAndRejectsOthers)
     EnumValue v;
     s->GetAttribute("Policy", v);
     EXPECT_EQ(v.Get(), CrdCacheStore::LFU);
+#ifndef NS3_BUILD_PROFILE_DEBUG
+    // An ns-3 built with its own asserts (an in-tree debug build) aborts inside
+    // EnumValue::DeserializeFromString on an unknown name, naming it and the allowed ones,
+    // before the attribute system can refuse it; Debian's ns-3 refuses it here.
     EXPECT_FALSE(s->SetAttributeFailSafe("Policy", StringValue("MRU")));
     EXPECT_EQ(s->GetPolicy(), CrdCacheStore::LFU); // unchanged
+#endif
     EXPECT_EQ(CrdCacheStore::PolicyToString(CrdCacheStore::LRU), "LRU");
 }
 
