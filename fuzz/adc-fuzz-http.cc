@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Fuzz target "http": AdcHttpMessage::Parse, the HTTP/1.1 head parser every HTTP model uses
- * (clients, servers, caches and both CRD tiers read the heads they receive with it).
+ * (clients, servers, caches and both CRD tiers read the heads they receive with it), and the
+ * body framing each accepted head gets (AdcHttpStreamParser::DecideFraming, RFC 9112 section
+ * 6.3) for the request methods that change it (none told, GET, HEAD, CONNECT).
  */
 
 // REQ: CRD-02 (the client IP reaches the ends in a request header: heads survive a proxy)
@@ -11,6 +13,7 @@
 #include "adc-fuzz.h"
 
 #include "ns3/adc-http-message.h"
+#include "ns3/adc-http-stream-parser.h"
 #include "ns3/buffer.h"
 
 #include <string>
@@ -23,6 +26,7 @@ namespace
 {
 
 using PS = AdcHttpMessage::ParseStatus;
+using Framing = AdcHttpStreamParser::Framing;
 
 /// \return true when \p a and \p b hold the same head, field by field
 bool
@@ -43,6 +47,53 @@ ParseBytes(AdcHttpMessage& m,
            std::string* error)
 {
     return m.Parse(len == 0 ? nullptr : data, len, consumed, error);
+}
+
+/// Check the framing of an accepted head \p m for the methods that change it; its
+/// re-serialized form \p again (what a proxy forwards) must be framed the same way.
+void
+CheckFraming(const AdcHttpMessage& m, const AdcHttpMessage& again)
+{
+    uint64_t length = 0;
+    ADC_FUZZ_CHECK(m.CheckContentLength(&length).empty()); // Parse refuses invalid lengths
+    ADC_FUZZ_CHECK(length == m.GetContentLength());
+    const bool response = m.GetKind() == AdcHttpMessage::RESPONSE;
+    const bool hasTe = m.GetHeader("Transfer-Encoding").has_value();
+    const bool hasCl = m.GetHeader("Content-Length").has_value();
+    Framing first = Framing::INVALID;
+    for (const char* method : {"", "GET", "HEAD", "CONNECT"})
+    {
+        uint64_t n = 99;
+        std::string why = "not cleared";
+        const Framing f = AdcHttpStreamParser::DecideFraming(m, method, &n, &why);
+        ADC_FUZZ_CHECK((f == Framing::INVALID) == !why.empty());
+        ADC_FUZZ_CHECK(f == Framing::CONTENT_LENGTH ? n == length && hasCl : n == 0);
+        uint64_t n2 = 0;
+        ADC_FUZZ_CHECK(AdcHttpStreamParser::DecideFraming(again, method, &n2, nullptr) == f);
+        ADC_FUZZ_CHECK(n2 == n);
+        if (!response)
+        {
+            // a request's framing does not depend on a method told for responses
+            first = *method == '\0' ? f : first;
+            ADC_FUZZ_CHECK(f == first && f != Framing::CLOSE_DELIMITED);
+            ADC_FUZZ_CHECK(m.GetMethod() != "CONNECT" || f == Framing::INVALID);
+        }
+        else if (m.GetStatus() == 101)
+        {
+            ADC_FUZZ_CHECK(f == Framing::INVALID);
+        }
+        else if (std::string(method) == "HEAD" || AdcHttpMessage::IsBodilessStatus(m.GetStatus()))
+        {
+            ADC_FUZZ_CHECK(f == Framing::NONE); // 6.3 item 1, whatever the fields say
+            continue;
+        }
+        if (hasTe && hasCl)
+        {
+            ADC_FUZZ_CHECK(f == Framing::INVALID); // 6.3 item 3
+        }
+        ADC_FUZZ_CHECK(f != Framing::CHUNKED || (hasTe && m.GetVersion() != "HTTP/1.0"));
+        ADC_FUZZ_CHECK(f != Framing::NONE || (!response && !hasTe && !hasCl));
+    }
 }
 
 } // namespace
@@ -148,5 +199,6 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     ADC_FUZZ_CHECK(SameHead(again, m));
     ADC_FUZZ_CHECK(again.ToWireString() == wire);
     ADC_FUZZ_CHECK(m.GetSerializedSize() == wire.size());
+    CheckFraming(m, again);
     return 0;
 }

@@ -11,8 +11,8 @@
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-http-server.h"
-#include "ns3/adc-request-record.h"
 #include "ns3/adc-request-log.h"
+#include "ns3/adc-request-record.h"
 #include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -161,6 +161,21 @@ struct ServerLog
     }
 };
 
+/// \return every byte \p s holds, read now
+std::string
+ReadAll(Ptr<Socket> s)
+{
+    std::string out;
+    Ptr<Packet> p;
+    while ((p = s->Recv()) && p->GetSize() > 0)
+    {
+        std::string chunk(p->GetSize(), '\0');
+        p->CopyData(reinterpret_cast<uint8_t*>(&chunk[0]), p->GetSize());
+        out += chunk;
+    }
+    return out;
+}
+
 /// A raw TCP peer that sends fixed bytes once connected and keeps what it receives.
 struct RawPeer
 {
@@ -188,13 +203,7 @@ struct RawPeer
 
     void OnRecv(Ptr<Socket> s)
     {
-        Ptr<Packet> p;
-        while ((p = s->Recv()) && p->GetSize() > 0)
-        {
-            std::string chunk(p->GetSize(), '\0');
-            p->CopyData(reinterpret_cast<uint8_t*>(&chunk[0]), p->GetSize());
-            rx += chunk;
-        }
+        rx += ReadAll(s);
     }
 
     void OnClose(Ptr<Socket>)
@@ -253,6 +262,12 @@ class AdcHttpApps : public ::testing::Test
         ApplicationContainer a = h.Install(node);
         a.Start(Seconds(0.5));
         return DynamicCast<AdcHttpServer>(a.Get(0));
+    }
+
+    /// Connect \p peer from \p node to \p remote at 1 s.
+    static void ConnectAt1s(RawPeer& peer, Ptr<Node> node, const Address& remote)
+    {
+        Simulator::Schedule(Seconds(1), &RawPeer::Connect, &peer, node, remote);
     }
 
     /// Install a client on \p node sending \p n requests every \p gap seconds.
@@ -1123,4 +1138,262 @@ TEST_F(AdcHttpApps, OpenAtStopIsCountedApartTracedAndLogged)
         const std::string tail = ",OPEN_AT_STOP,";
         EXPECT_EQ(rows[i].substr(rows[i].size() - tail.size()), tail) << rows[i];
     }
+}
+
+// ---- message framing (RFC 9112 section 6) ------------------------------------------------
+
+namespace
+{
+
+/// Collects a client's "Response" trace and a server's "Framing" trace.
+struct FramingLog
+{
+    std::vector<AdcHttpStreamParser::Message> responses;
+    std::vector<std::tuple<std::string, AdcHttpStreamParser::Framing, uint64_t, uint64_t>> chosen;
+
+    void OnResponse(uint64_t /* requestId */, const AdcHttpStreamParser::Message& m)
+    {
+        responses.push_back(m);
+    }
+
+    void OnFraming(const std::string& url,
+                   AdcHttpStreamParser::Framing f,
+                   uint64_t body,
+                   uint64_t wire)
+    {
+        chosen.emplace_back(url, f, body, wire);
+    }
+};
+
+/// A raw TCP server answering every request head it receives (requests without bodies) with
+/// the next canned answer, and closing the connection after each answer when told to.
+struct RawServer
+{
+    Ptr<Socket> listener;
+    std::vector<std::string> answers;
+    std::size_t next{0};
+    bool closeAfterAnswer{false};
+    std::string rx;
+
+    void Listen(Ptr<Node> node)
+    {
+        listener = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 80));
+        listener->Listen();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&RawServer::OnAccept, this));
+    }
+
+    void OnAccept(Ptr<Socket> s, const Address&)
+    {
+        s->SetRecvCallback(MakeCallback(&RawServer::OnRecv, this));
+    }
+
+    void OnRecv(Ptr<Socket> s)
+    {
+        rx += ReadAll(s);
+        for (std::size_t end; (end = rx.find("\r\n\r\n")) != std::string::npos;)
+        {
+            rx.erase(0, end + 4);
+            const std::string& a = answers.at(next++ % answers.size());
+            s->Send(reinterpret_cast<const uint8_t*>(a.data()), a.size(), 0);
+            if (closeAfterAnswer)
+            {
+                s->Close();
+                return;
+            }
+        }
+    }
+};
+
+/// A client against a RawServer: the LAN, the client's records and Response trace.
+class AdcHttpAppsRawServer : public AdcHttpApps
+{
+  protected:
+    /// Run \p n requests, 0.2 s apart from 1.2 s, against \p raw until the client stops at 3 s.
+    Ptr<AdcHttpClient> RunClient(RawServer& raw, uint32_t n)
+    {
+        m_lan = MakeLan(1, 1); // after SetUp seeded the run
+        raw.Listen(m_lan.servers.Get(0));
+        Ptr<AdcHttpClient> cli =
+            Client(m_lan.clients.Get(0), InetSocketAddress(m_lan.ServerIp(0), 80), n, 0.2);
+        m_rec.Attach(cli);
+        cli->TraceConnectWithoutContext("Response", MakeCallback(&FramingLog::OnResponse, &m_log));
+        cli->SetStopTime(Seconds(3));
+        Simulator::Stop(Seconds(4));
+        Simulator::Run();
+        return cli;
+    }
+
+    Lan m_lan;        //!< one client, one server node
+    Records m_rec;    //!< the client's records
+    FramingLog m_log; //!< the client's Response trace
+};
+
+} // namespace
+
+// REQ: CRD-02 (objects reach the clients whatever framing the origin uses)
+TEST_F(AdcHttpApps, ChunkedServerAndClientCompleteEveryRequestWithExactByteCounts)
+{
+    Lan lan = MakeLan(1, 1);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "srv1", 10000);
+    srv->SetAttribute("TransferCoding", StringValue("CHUNKED"));
+    srv->SetAttribute("ChunkSize", UintegerValue(4096));
+    Ptr<AdcHttpClient> cli =
+        Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 8, 0.1);
+    cli->SetStopTime(Seconds(4));
+    Records rec;
+    rec.Attach(cli);
+    FramingLog log;
+    cli->TraceConnectWithoutContext("Response", MakeCallback(&FramingLog::OnResponse, &log));
+    srv->TraceConnectWithoutContext("Framing", MakeCallback(&FramingLog::OnFraming, &log));
+    Simulator::Stop(Seconds(5));
+    Simulator::Run();
+
+    // "HTTP/1.1 200 OK\r\n" 17 + "Server: srv1\r\n" 14 + "Transfer-Encoding: chunked\r\n" 28 + 2
+    const uint64_t head = 61;
+    // 10000 = 2 x 4096 + 1808 (0x710): "1000\r\n" 6 + 4096 + 2, twice; "710\r\n" 5 + 1808 + 2;
+    // the last chunk "0\r\n\r\n" 5
+    const uint64_t wire = 2 * (6 + 4096 + 2) + (5 + 1808 + 2) + 5;
+    // 8 requests to a server that is up the whole run: all complete
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(8)));
+    ASSERT_EQ(log.responses.size(), 8u);
+    ASSERT_EQ(log.chosen.size(), 8u);
+    for (std::size_t i = 0; i < 8; ++i)
+    {
+        const AdcHttpStreamParser::Message& m = log.responses[i];
+        EXPECT_EQ(m.framing, AdcHttpStreamParser::Framing::CHUNKED);
+        EXPECT_EQ(m.bodyBytes, 10000u);
+        EXPECT_EQ(m.bodyWireBytes, wire);
+        EXPECT_EQ(m.chunks, 3u);
+        EXPECT_EQ(m.headBytes, head);
+        EXPECT_EQ(m.answers, "GET");
+        EXPECT_EQ(rec.done[i].responseBytes, head + wire);
+        EXPECT_EQ(std::get<1>(log.chosen[i]), AdcHttpStreamParser::Framing::CHUNKED);
+        EXPECT_EQ(std::get<2>(log.chosen[i]), 10000u);
+        EXPECT_EQ(std::get<3>(log.chosen[i]), wire);
+    }
+    EXPECT_EQ(cli->GetConnectionsOpened(), 1u); // chunked responses keep the connection
+    EXPECT_EQ(srv->GetBytesSent(), 8 * (head + wire));
+    EXPECT_EQ(cli->GetBytesReceived(), 8 * (head + wire));
+}
+
+// RFC 9112 6.1: "A server MUST NOT send a response containing Transfer-Encoding unless the
+// corresponding request indicates HTTP/1.1"; 6.3 item 1: no body after HEAD.
+TEST_F(AdcHttpApps, ChunkedServerSendsExactChunksHeadWithoutBodyAndContentLengthToHttp10)
+{
+    Lan lan = MakeLan(1, 1);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 5);
+    srv->SetAttribute("TransferCoding", StringValue("CHUNKED"));
+    srv->SetAttribute("ChunkSize", UintegerValue(2));
+    FramingLog log;
+    srv->TraceConnectWithoutContext("Framing", MakeCallback(&FramingLog::OnFraming, &log));
+    RawPeer peer;
+    peer.toSend = "GET /c HTTP/1.1\r\n\r\nHEAD /a HTTP/1.1\r\n\r\nGET /b HTTP/1.0\r\n\r\n";
+    ConnectAt1s(peer, lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    const std::string zero2(2, '\0');
+    const std::string expected =
+        "HTTP/1.1 200 OK\r\nServer: s\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "2\r\n" +
+        zero2 + "\r\n2\r\n" + zero2 + "\r\n1\r\n" + std::string(1, '\0') + "\r\n0\r\n\r\n" +
+        "HTTP/1.1 200 OK\r\nServer: s\r\nTransfer-Encoding: chunked\r\n\r\n" +
+        "HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 5\r\nConnection: close\r\n\r\n" +
+        std::string(5, '\0');
+    EXPECT_EQ(peer.rx, expected);
+    EXPECT_TRUE(peer.closed);
+    using F = AdcHttpStreamParser::Framing;
+    using Row = std::tuple<std::string, F, uint64_t, uint64_t>;
+    EXPECT_EQ(log.chosen,
+              (std::vector<Row>{{"/c", F::CHUNKED, 5, 7 + 7 + 6 + 5},
+                                {"/a", F::NONE, 0, 0},
+                                {"/b", F::CONTENT_LENGTH, 5, 5}}));
+}
+
+// RFC 9112 6.3 item 4 (chunked request bodies are read) and item 3 (Transfer-Encoding with
+// Content-Length "ought to be handled as an error": 400, and the Drop trace says why).
+TEST_F(AdcHttpApps, ServerReadsChunkedRequestBodiesAndRejectsSmuggling)
+{
+    Lan lan = MakeLan(1, 2);
+    Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 1);
+    Ptr<AdcHttpServer> strict = Server(lan.servers.Get(1), "t", 1);
+    ServerLog log;
+    log.Attach(srv);
+    ServerLog rejected;
+    rejected.Attach(strict);
+    RawPeer peer;
+    peer.toSend = "POST /up HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n0\r\n"
+                  "T: 1\r\n\r\nGET /x HTTP/1.1\r\nConnection: close\r\n\r\n";
+    RawPeer smuggler;
+    smuggler.toSend = "POST /s HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n"
+                      "0\r\n\r\nGET /hidden HTTP/1.1\r\n\r\n";
+    ConnectAt1s(peer, lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
+    ConnectAt1s(smuggler, lan.clients.Get(0), InetSocketAddress(lan.ServerIp(1), 80));
+    Simulator::Stop(Seconds(3));
+    Simulator::Run();
+
+    ASSERT_EQ(log.lines.size(), 2u); // both requests, the chunked body skipped exactly
+    EXPECT_EQ(log.lines[0].url, "/up");
+    EXPECT_EQ(log.lines[1].url, "/x");
+    EXPECT_TRUE(log.drops.empty());
+    EXPECT_EQ(srv->GetRequestsServed(), 2u);
+    EXPECT_TRUE(rejected.lines.empty()); // neither /s nor /hidden was served
+    ASSERT_EQ(rejected.drops.size(), 1u);
+    EXPECT_NE(rejected.drops[0].find("smuggling"), std::string::npos) << rejected.drops[0];
+    EXPECT_EQ(smuggler.rx.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u);
+}
+
+// RFC 9112 6.3 item 8 (a response without length ends with the server's close) and RFC 9110
+// 15.2 ("A client MUST be able to parse one or more 1xx responses received prior to a final
+// response"): the client completes such requests.
+TEST_F(AdcHttpAppsRawServer, ClientCompletesCloseDelimitedResponsesAfterInterimOnes)
+{
+    RawServer raw;
+    raw.answers = {"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nServer: raw\r\n\r\n" +
+                   std::string(700, 'b')};
+    raw.closeAfterAnswer = true;
+    Ptr<AdcHttpClient> cli = RunClient(raw, 3);
+    const FramingLog& log = m_log;
+    const Records& rec = m_rec;
+
+    // three requests, each answered and closed by a server that is up: all complete
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(3)));
+    ASSERT_EQ(log.responses.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(log.responses[i].framing, AdcHttpStreamParser::Framing::CLOSE_DELIMITED);
+        EXPECT_EQ(log.responses[i].bodyBytes, 700u);
+        EXPECT_EQ(log.responses[i].head.GetStatus(), 200);
+        // "HTTP/1.1 100 Continue\r\n\r\n" 25, "HTTP/1.1 200 OK\r\nServer: raw\r\n\r\n" 32, body
+        EXPECT_EQ(rec.done[i].responseBytes, 25u + 32u + 700u);
+        EXPECT_EQ(rec.done[i].server, "raw");
+    }
+    EXPECT_EQ(cli->GetConnectionsOpened(), 3u);
+}
+
+// A chunked response with a trailer section keeps the connection: RFC 9112 9.3, "In order to
+// remain persistent, all messages on a connection need to have a self-defined message length".
+TEST_F(AdcHttpAppsRawServer, ClientReusesTheConnectionAfterChunkedResponsesWithTrailers)
+{
+    RawServer raw;
+    raw.answers = {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   "4\r\nabcd\r\n0\r\nChecksum: 1\r\n\r\n"};
+    Ptr<AdcHttpClient> cli = RunClient(raw, 2);
+    const FramingLog& log = m_log;
+
+    EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(2)));
+    EXPECT_EQ(cli->GetConnectionsOpened(), 1u);
+    ASSERT_EQ(log.responses.size(), 2u);
+    EXPECT_EQ(log.responses[1].bodyBytes, 4u);
+    ASSERT_EQ(log.responses[1].trailers.size(), 1u);
+    EXPECT_EQ(log.responses[1].trailers[0].first, "Checksum");
+}
+
+TEST(AdcHttpServerConfig, ChunkSizeZeroIsAConfigError)
+{
+    Ptr<AdcHttpServer> s = CreateObject<AdcHttpServer>();
+    EXPECT_THROW(s->SetAttribute("ChunkSize", UintegerValue(0)), AdcConfigError);
+    EXPECT_NO_THROW(s->SetAttribute("ChunkSize", UintegerValue(1)));
 }

@@ -146,6 +146,11 @@ AdcHttpClient::GetTypeId()
                             "A request ended: COMPLETED, FAILED with a reason, or OPEN_AT_STOP.",
                             MakeTraceSourceAccessor(&AdcHttpClient::m_doneTrace),
                             "ns3::AdcHttpClient::RequestTracedCallback")
+            .AddTraceSource("Response",
+                            "The final response to a request was read: request id, and the "
+                            "message (head, framing, payload and wire bytes, trailers).",
+                            MakeTraceSourceAccessor(&AdcHttpClient::m_responseTrace),
+                            "ns3::AdcHttpClient::ResponseTracedCallback")
             .AddTraceSource("Rx",
                             "Bytes received from a server.",
                             MakeTraceSourceAccessor(&AdcHttpClient::m_rxTrace),
@@ -634,8 +639,10 @@ AdcHttpClient::SendOn(uint64_t cid, uint64_t rid)
     {
         o.rec.clientIp = AdcHttpAddressToIp(local);
     }
+    const AdcHttpMessage request = BuildRequest(o.rec.url);
+    c.parser.ExpectResponseTo(request.GetMethod()); // HEAD answers have no body, for one
     Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(BuildRequest(o.rec.url));
+    p->AddHeader(request);
     if (c.socket->Send(p) < 0)
     {
         DropConn(cid, "connection-reset");
@@ -680,7 +687,20 @@ AdcHttpClient::HandleConnectFailed(Ptr<Socket> s)
 void
 AdcHttpClient::HandlePeerClose(Ptr<Socket> s)
 {
-    DropConn(IdOf(s), "connection-closed");
+    const uint64_t cid = IdOf(s);
+    ReadResponses(cid, s);
+    auto it = m_conns.find(cid);
+    if (it != m_conns.end() && it->second.current != 0)
+    {
+        // The close ends a close-delimited body (RFC 9112 section 6.3 item 8); any other
+        // message still incomplete fails below as before.
+        it->second.parser.EndOfStream();
+        if (!it->second.parser.HasError())
+        {
+            TakeResponse(cid);
+        }
+    }
+    DropConn(cid, "connection-closed");
     Dispatch();
 }
 
@@ -694,7 +714,13 @@ AdcHttpClient::HandleError(Ptr<Socket> s)
 void
 AdcHttpClient::HandleRead(Ptr<Socket> s)
 {
-    const uint64_t cid = IdOf(s);
+    ReadResponses(IdOf(s), s);
+    Dispatch();
+}
+
+void
+AdcHttpClient::ReadResponses(uint64_t cid, Ptr<Socket> s)
+{
     Ptr<Packet> p;
     Address from;
     while (cid != 0 && (p = s->RecvFrom(from)))
@@ -710,41 +736,51 @@ AdcHttpClient::HandleRead(Ptr<Socket> s)
         {
             continue; // already dropped: drain the socket so Close sends no RST
         }
-        Conn& c = it->second;
-        c.parser.Feed(p);
-        AdcHttpMessage head;
-        uint64_t body = 0;
-        uint64_t headBytes = 0;
-        if (c.current == 0)
+        it->second.parser.Feed(p);
+        if (it->second.current == 0)
         {
             DropConn(cid, ""); // bytes nobody asked for: the connection is out of step
             continue;
         }
-        if (c.parser.HasError())
-        {
-            DropConn(cid, "parse-error");
-            continue;
-        }
-        if (!c.parser.Next(&head, &body, &headBytes))
-        {
-            continue;
-        }
-        const uint64_t rid = c.current;
-        Open& o = m_open.at(rid);
-        o.rec.status = head.GetStatus();
-        o.rec.responseBytes = headBytes + body;
-        o.rec.server = head.GetHeader("Server").value_or(o.rec.server);
-        o.rec.path = ResponsePath(head);
-        c.current = 0;
-        const bool reuse = m_persistent && head.IsKeepAlive() && !c.parser.IsMidMessage() &&
-                           !c.parser.Next(nullptr, nullptr);
-        End(rid, ResponseFailure(head));
-        if (!reuse)
-        {
-            DropConn(cid, "");
-        }
+        TakeResponse(cid);
     }
-    Dispatch();
+}
+
+void
+AdcHttpClient::TakeResponse(uint64_t cid)
+{
+    Conn& c = m_conns.at(cid);
+    if (c.parser.HasError())
+    {
+        DropConn(cid, "parse-error");
+        return;
+    }
+    const uint64_t rid = c.current;
+    Open& o = m_open.at(rid);
+    AdcHttpStreamParser::Message m;
+    do
+    {
+        if (!c.parser.Next(&m))
+        {
+            return;
+        }
+        o.rec.responseBytes += m.GetWireBytes(); // interim 1xx responses count as received
+    } while (m.head.GetKind() == AdcHttpMessage::RESPONSE && m.head.GetStatus() < 200);
+    o.rec.status = m.head.GetStatus();
+    o.rec.server = m.head.GetHeader("Server").value_or(o.rec.server);
+    o.rec.path = ResponsePath(m.head);
+    c.current = 0;
+    if (!m_disposing)
+    {
+        m_responseTrace(rid, m);
+    }
+    const bool reuse = m_persistent && m.head.IsKeepAlive() && !c.parser.IsMidMessage() &&
+                       !c.parser.Next(nullptr, nullptr);
+    End(rid, ResponseFailure(m.head));
+    if (!reuse)
+    {
+        DropConn(cid, "");
+    }
 }
 
 std::string

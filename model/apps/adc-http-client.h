@@ -53,6 +53,13 @@ namespace ns3
  * The record's \c path is filled from the response as ResponsePath() describes (the proxies
  * and caches it passed, from its Via and X-Cache headers).
  *
+ * Responses are framed as RFC 9112 section 6 says (AdcHttpStreamParser, told the method of
+ * each request sent): by Content-Length, by the chunked transfer coding, or, without either,
+ * by the server's close (the request completes when the connection closes after the body).
+ * Interim 1xx responses are skipped (RFC 9110 section 15.2). The record's \c responseBytes
+ * counts the response's bytes on the wire: heads (interim ones included) and body, chunk
+ * framing included; the "Response" trace gives the final response's payload bytes and framing.
+ *
  * A request is "GET <url> HTTP/1.1" with "Host", the headers added by AddRequestHeader (in the
  * order added) and, for one-shot connections, "Connection: close".
  */
@@ -69,6 +76,14 @@ class AdcHttpClient : public Application
      * \param record the request (RequestSent: start filled, end zero; RequestDone: complete)
      */
     typedef void (*RequestTracedCallback)(const AdcRequestRecord& record);
+
+    /**
+     * \brief Signature of the "Response" trace: the final response to a request was read.
+     * \param requestId the request it answers
+     * \param response its head, framing, payload and wire byte counts, trailer fields
+     */
+    typedef void (*ResponseTracedCallback)(uint64_t requestId,
+                                           const AdcHttpStreamParser::Message& response);
 
     /**
      * \brief Choose the server per new connection (e.g. a load-balancing method under test).
@@ -218,7 +233,13 @@ class AdcHttpClient : public Application
     void HandleConnectFailed(Ptr<Socket> s);
     /// Bytes arrived on \p s: feed the parser, end completed requests.
     void HandleRead(Ptr<Socket> s);
-    /// The server closed \p s: its request (if any) fails "connection-closed".
+    /// Read what \p s holds for connection \p cid and end its request when the response is in.
+    void ReadResponses(uint64_t cid, Ptr<Socket> s);
+    /// End the request of connection \p cid when its parser holds the final response (or an
+    /// error); interim 1xx responses are skipped.
+    void TakeResponse(uint64_t cid);
+    /// The server closed \p s: a close-delimited response completes, otherwise its request (if
+    /// any) fails "connection-closed".
     void HandlePeerClose(Ptr<Socket> s);
     /// \p s was reset: its request (if any) fails "connection-reset".
     void HandleError(Ptr<Socket> s);
@@ -261,9 +282,10 @@ class AdcHttpClient : public Application
     uint64_t m_bytesRx;      //!< bytes received
     uint64_t m_connsOpened;  //!< connections opened
 
-    TracedCallback<const AdcRequestRecord&> m_sentTrace;         //!< "RequestSent"
-    TracedCallback<const AdcRequestRecord&> m_doneTrace;         //!< "RequestDone"
-    TracedCallback<Ptr<const Packet>, const Address&> m_rxTrace; //!< "Rx"
+    TracedCallback<const AdcRequestRecord&> m_sentTrace; //!< "RequestSent"
+    TracedCallback<const AdcRequestRecord&> m_doneTrace; //!< "RequestDone"
+    TracedCallback<uint64_t, const AdcHttpStreamParser::Message&> m_responseTrace; //!< "Response"
+    TracedCallback<Ptr<const Packet>, const Address&> m_rxTrace;                   //!< "Rx"
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/ipv6.h"
@@ -37,29 +38,6 @@ namespace
 constexpr uint32_t kMaxChunk = 65536;
 
 } // namespace
-
-std::string
-AdcHttpJoinedField(const AdcHttpMessage& m, const std::string& name)
-{
-    std::string out;
-    for (const std::string& v : m.GetHeaders(name))
-    {
-        std::size_t start = 0;
-        while (start <= v.size())
-        {
-            const std::size_t comma = std::min(v.find(',', start), v.size());
-            const std::string element = v.substr(start, comma - start);
-            const auto b = element.find_first_not_of(" \t");
-            if (b != std::string::npos) // empty elements are ignored (RFC 9110 section 5.6.1)
-            {
-                const auto e = element.find_last_not_of(" \t");
-                out += (out.empty() ? "" : ", ") + element.substr(b, e - b + 1);
-            }
-            start = comma + 1;
-        }
-    }
-    return out;
-}
 
 // ---- AdcHttpServerEngine -------------------------------------------------------------------
 
@@ -300,7 +278,8 @@ AdcHttpServerEngine::Respond(uint64_t conn,
                              uint64_t seq,
                              const AdcHttpMessage& head,
                              uint64_t bodyBytes,
-                             Time delay)
+                             Time delay,
+                             uint32_t chunkSize)
 {
     auto it = m_conns.find(conn);
     if (it == m_conns.end())
@@ -323,8 +302,11 @@ AdcHttpServerEngine::Respond(uint64_t conn,
             h.SetHeader("Connection", "close");
         }
     }
-    r->head = h.ToWireString();
-    r->bodyLeft = r->headOnly ? 0 : bodyBytes;
+    const bool bodiless = r->headOnly || AdcHttpMessage::IsBodilessStatus(head.GetStatus());
+    r->text = h.ToWireString();
+    r->chunkSize = bodiless ? 0 : chunkSize;
+    r->dataLeft = bodiless || chunkSize > 0 ? 0 : bodyBytes;
+    r->bodyLeft = bodiless || chunkSize == 0 ? 0 : bodyBytes;
     r->answered = true;
     if (delay.IsStrictlyPositive())
     {
@@ -357,7 +339,7 @@ AdcHttpServerEngine::Reject(uint64_t id, const std::string& reason)
     head.SetContentLength(0);
     head.SetHeader("Connection", "close");
     Response r;
-    r.head = head.ToWireString();
+    r.text = head.ToWireString();
     r.answered = true;
     r.ready = true; // still sent after the responses before it, in order
     r.closeAfter = true;
@@ -387,46 +369,59 @@ AdcHttpServerEngine::ResponseReady(uint64_t id, uint64_t seq)
 bool
 AdcHttpServerEngine::SendSome(Conn& c, Response& r)
 {
-    if (!r.headSent)
+    while (true)
     {
-        if (c.socket->GetTxAvailable() < r.head.size())
+        if (!r.text.empty())
         {
-            return false;
+            if (c.socket->GetTxAvailable() < r.text.size())
+            {
+                return false;
+            }
+            Ptr<Packet> p = Create<Packet>(reinterpret_cast<const uint8_t*>(r.text.data()),
+                                           static_cast<uint32_t>(r.text.size()));
+            if (c.socket->Send(p) < 0)
+            {
+                return false;
+            }
+            r.text.clear();
+            m_bytesSent += p->GetSize();
+            if (!m_onTx.IsNull())
+            {
+                m_onTx(p);
+            }
         }
-        Ptr<Packet> p = Create<Packet>(reinterpret_cast<const uint8_t*>(r.head.data()),
-                                       static_cast<uint32_t>(r.head.size()));
-        if (c.socket->Send(p) < 0)
+        while (r.dataLeft > 0)
         {
-            return false;
+            const uint32_t n = static_cast<uint32_t>(
+                std::min<uint64_t>({r.dataLeft, c.socket->GetTxAvailable(), kMaxChunk}));
+            if (n == 0)
+            {
+                return false; // HandleSend resumes when the transmit buffer drains
+            }
+            Ptr<Packet> p = Create<Packet>(n);
+            if (c.socket->Send(p) < 0)
+            {
+                return false;
+            }
+            r.dataLeft -= n;
+            m_bytesSent += n;
+            if (!m_onTx.IsNull())
+            {
+                m_onTx(p);
+            }
         }
-        r.headSent = true;
-        m_bytesSent += p->GetSize();
-        if (!m_onTx.IsNull())
+        if (r.chunkSize == 0 || r.lastChunk)
         {
-            m_onTx(p);
+            return true;
         }
-    }
-    while (r.bodyLeft > 0)
-    {
-        const uint32_t n = static_cast<uint32_t>(
-            std::min<uint64_t>({r.bodyLeft, c.socket->GetTxAvailable(), kMaxChunk}));
-        if (n == 0)
-        {
-            return false; // HandleSend resumes when the transmit buffer drains
-        }
-        Ptr<Packet> p = Create<Packet>(n);
-        if (c.socket->Send(p) < 0)
-        {
-            return false;
-        }
+        // The CRLF after the chunk just sent, then the next chunk's header or the last chunk.
+        const uint64_t n = std::min<uint64_t>(r.bodyLeft, r.chunkSize);
+        r.text = (r.inChunk ? "\r\n" : "") + AdcHttpStreamParser::ChunkHeader(n);
         r.bodyLeft -= n;
-        m_bytesSent += n;
-        if (!m_onTx.IsNull())
-        {
-            m_onTx(p);
-        }
+        r.dataLeft = n;
+        r.inChunk = n > 0;
+        r.lastChunk = n == 0;
     }
-    return true;
 }
 
 void
@@ -558,6 +553,24 @@ AdcHttpServer::GetTypeId()
                           StringValue("X-Forwarded-For"),
                           MakeStringAccessor(&AdcHttpServer::m_clientIpHeader),
                           MakeStringChecker())
+            .AddAttribute("TransferCoding",
+                          "How response bodies are framed: CONTENT_LENGTH (a Content-Length "
+                          "field, the body as it is) or CHUNKED (Transfer-Encoding: chunked, "
+                          "the body in chunks of ChunkSize bytes; requests of HTTP/1.0 clients "
+                          "still get Content-Length, RFC 9112 section 6.1).",
+                          EnumValue(AdcHttpServer::CONTENT_LENGTH),
+                          MakeEnumAccessor(&AdcHttpServer::m_coding),
+                          MakeEnumChecker(AdcHttpServer::CONTENT_LENGTH,
+                                          "CONTENT_LENGTH",
+                                          AdcHttpServer::CHUNKED,
+                                          "CHUNKED"))
+            .AddAttribute(
+                "ChunkSize",
+                "With TransferCoding CHUNKED: payload bytes per chunk (>= 1); the "
+                "last data chunk may be shorter.",
+                UintegerValue(4096),
+                MakeUintegerAccessor(&AdcHttpServer::SetChunkSize, &AdcHttpServer::GetChunkSize),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("VaryByClientIp",
                           "Without a response callback: answer per client (CRD-12), with "
                           "\"X-Client-IP: <ClientIpHeader value, or the TCP peer when absent>\" "
@@ -578,6 +591,12 @@ AdcHttpServer::GetTypeId()
                             "URL, status, body size.",
                             MakeTraceSourceAccessor(&AdcHttpServer::m_responseTrace),
                             "ns3::AdcHttpServer::ResponseTracedCallback")
+            .AddTraceSource("Framing",
+                            "The body framing of a response was chosen: URL, framing "
+                            "(CONTENT_LENGTH, CHUNKED, or NONE for HEAD, 1xx, 204 and 304), "
+                            "payload bytes, body bytes on the wire.",
+                            MakeTraceSourceAccessor(&AdcHttpServer::m_framingTrace),
+                            "ns3::AdcHttpServer::FramingTracedCallback")
             .AddTraceSource("Tx",
                             "A packet (head or body bytes) was handed to TCP.",
                             MakeTraceSourceAccessor(&AdcHttpServer::m_txTrace),
@@ -596,6 +615,8 @@ AdcHttpServer::GetTypeId()
 AdcHttpServer::AdcHttpServer()
     : m_port(80),
       m_objectSize(10240),
+      m_coding(CONTENT_LENGTH),
+      m_chunkSize(4096),
       m_varyByClientIp(false),
       m_disposing(false)
 {
@@ -605,6 +626,22 @@ AdcHttpServer::AdcHttpServer()
 AdcHttpServer::~AdcHttpServer()
 {
     NS_LOG_FUNCTION(this);
+}
+
+void
+AdcHttpServer::SetChunkSize(uint32_t n)
+{
+    if (n == 0)
+    {
+        throw AdcConfigError("AdcHttpServer: ChunkSize 0 is not allowed; use 1 or more bytes");
+    }
+    m_chunkSize = n;
+}
+
+uint32_t
+AdcHttpServer::GetChunkSize() const
+{
+    return m_chunkSize;
 }
 
 void
@@ -740,9 +777,29 @@ AdcHttpServer::HandleRequest(uint64_t conn,
     {
         VaryPolicy(headerIp, peer, head);
     }
-    head.SetContentLength(size);
-    m_responseTrace(headerIp, request.GetTarget(), head.GetStatus(), size);
-    m_engine.Respond(conn, seq, head, size, m_responseDelay);
+    // RFC 9112 section 6.1: no Transfer-Encoding for an HTTP/1.0 client; section 6.3 item 1:
+    // the recipient reads no body after a HEAD request or a 1xx/204/304 status.
+    const uint16_t status = head.GetStatus();
+    const bool noContent = AdcHttpMessage::IsBodilessStatus(status);
+    const bool bodiless = request.GetMethod() == "HEAD" || noContent;
+    const bool chunked = m_coding == CHUNKED && request.GetVersion() != "HTTP/1.0" && !noContent;
+    if (chunked)
+    {
+        head.RemoveHeader("Content-Length");
+        head.SetHeader("Transfer-Encoding", "chunked");
+    }
+    else
+    {
+        head.SetContentLength(size);
+    }
+    using Framing = AdcHttpStreamParser::Framing;
+    const Framing framing =
+        bodiless ? Framing::NONE : (chunked ? Framing::CHUNKED : Framing::CONTENT_LENGTH);
+    const uint64_t wire =
+        bodiless ? 0 : (chunked ? AdcHttpStreamParser::ChunkedLength(size, m_chunkSize) : size);
+    m_responseTrace(headerIp, request.GetTarget(), status, size);
+    m_framingTrace(request.GetTarget(), framing, bodiless ? 0 : size, wire);
+    m_engine.Respond(conn, seq, head, size, m_responseDelay, chunked ? m_chunkSize : 0);
 }
 
 void

@@ -29,19 +29,6 @@ namespace ns3
 
 /**
  * \ingroup adc
- * \brief The list elements of every field \p name of \p m, in wire order, each trimmed of
- * spaces and tabs, joined with ", "; empty elements are skipped (RFC 9110 section 5.6.1). This
- * is the combined field value of RFC 9110 section 5.3 in a canonical spacing, e.g. the whole Via
- * chain of a message that passed several proxies. Elements are split at every comma (commas
- * inside Via comments are not special-cased).
- * \param m a message head
- * \param name the field name (case-insensitive)
- * \return the combined value, empty when there is no non-empty field
- */
-std::string AdcHttpJoinedField(const AdcHttpMessage& m, const std::string& name);
-
-/**
- * \ingroup adc
  * \brief The server side of HTTP/1.1 connections, shared by the serving applications: listens,
  * accepts, reassembles requests, and writes responses in request order as the socket's transmit
  * buffer frees up. The owner decides each response, now or later.
@@ -54,11 +41,18 @@ std::string AdcHttpJoinedField(const AdcHttpMessage& m, const std::string& name)
  *
  * Connection rules: a request that is not keep-alive (or a response that is not) closes the
  * connection once its response is sent, and requests after it are not read; such a response
- * gets "Connection: close" appended when it does not already say so. A HEAD request's response
- * is sent without its body. When the peer half-closes, responses still due are sent, then the
- * connection closes. A malformed request gets "400 Bad Request" (with "Server", when a server
- * name is set, "Content-Length: 0" and "Connection: close") after the responses before it, the
- * reject callback gets the parser's reason, and the connection is closed.
+ * gets "Connection: close" appended when it does not already say so. A HEAD request's response,
+ * and any 1xx, 204 or 304 response, is sent without a body (RFC 9112 section 6.3 item 1: the
+ * recipient reads none, whatever the head says). When the peer half-closes, responses still due
+ * are sent, then the connection closes. A malformed request (AdcHttpStreamParser's rules:
+ * chunked request bodies are read, a request whose framing is unclear, e.g. Transfer-Encoding
+ * with Content-Length, or a CONNECT, is malformed) gets "400 Bad Request" (with "Server", when
+ * a server name is set, "Content-Length: 0" and "Connection: close") after the responses before
+ * it, the reject callback gets the parser's reason, and the connection is closed.
+ *
+ * A body goes out as it is (Content-Length framing) or, when Respond is given a chunk size, in
+ * the chunked transfer coding (RFC 9112 section 7.1): chunks of that many bytes ("<hex size>
+ * CRLF data CRLF"), then the last chunk and an empty trailer section ("0 CRLF CRLF").
  *
  * Not an Object: the owning Application holds it by value and forwards Start/Stop/Dispose.
  */
@@ -110,9 +104,13 @@ class AdcHttpServerEngine
      * \param conn the connection id given to the request callback
      * \param seq the slot sequence number given to the request callback
      * \param head the response head (the body length is \p bodyBytes; the head should carry
-     *        the matching Content-Length)
-     * \param bodyBytes body length (not sent for HEAD requests)
+     *        the matching Content-Length, or "Transfer-Encoding: chunked" when \p chunkSize
+     *        is not 0)
+     * \param bodyBytes body length, the payload (not sent for HEAD requests and 1xx, 204 and
+     *        304 responses)
      * \param delay processing delay before the response may leave (0: now)
+     * \param chunkSize 0: the body follows the head as it is; otherwise it is sent in the
+     *        chunked transfer coding, in chunks of at most this many bytes
      * \return false when the connection is gone or the slot was already answered (the
      *         response is then discarded)
      */
@@ -120,7 +118,8 @@ class AdcHttpServerEngine
                  uint64_t seq,
                  const AdcHttpMessage& head,
                  uint64_t bodyBytes,
-                 Time delay = Seconds(0));
+                 Time delay = Seconds(0),
+                 uint32_t chunkSize = 0);
 
     /// \return responses to well-formed requests completely handed to TCP (400s not counted)
     uint64_t GetResponsesSent() const;
@@ -137,9 +136,12 @@ class AdcHttpServerEngine
     /// A response slot, in request order.
     struct Response
     {
-        std::string head;       //!< head bytes (once answered)
-        bool headSent{false};   //!< head handed to TCP
-        uint64_t bodyLeft{0};   //!< body bytes still to hand to TCP
+        std::string text;       //!< head or chunk framing still to hand to TCP, in one piece
+        uint64_t dataLeft{0};   //!< body bytes of the current chunk (or whole body) still due
+        uint64_t bodyLeft{0};   //!< chunked: body bytes not yet in a chunk
+        uint32_t chunkSize{0};  //!< chunk size; 0: the body is not chunked
+        bool inChunk{false};    //!< chunked: a chunk's data was started (its CRLF is due)
+        bool lastChunk{false};  //!< chunked: the last chunk was queued
         bool answered{false};   //!< Respond was called (or a 400 was queued)
         bool ready{false};      //!< answered and its processing delay is over
         bool closeAfter{false}; //!< close the connection once sent
@@ -225,10 +227,24 @@ class AdcHttpServerEngine
  * response gets "X-Client-IP: <the ClientIpHeader value, or the TCP peer's IP when the header
  * is absent>" and "Vary: <ClientIpHeader>" (the latter only when ClientIpHeader is not empty),
  * both between "Server" and "Content-Length". The "Response" trace reports every decision.
+ *
+ * Framing ("TransferCoding"): CONTENT_LENGTH sends "Content-Length: <size>" and the body as it
+ * is; CHUNKED sends "Transfer-Encoding: chunked" instead of Content-Length and the body in
+ * chunks of "ChunkSize" bytes, except to HTTP/1.0 requests (RFC 9112 section 6.1: never a
+ * Transfer-Encoding for them, so Content-Length) and in 1xx, 204 and 304 responses. Responses
+ * to HEAD, 1xx, 204 and 304 carry no body (responses to HEAD keep the fields a GET would get).
+ * The "Framing" trace reports each choice.
  */
 class AdcHttpServer : public Application
 {
   public:
+    /// How response bodies are framed ("TransferCoding").
+    enum TransferCoding
+    {
+        CONTENT_LENGTH, //!< Content-Length and the body as it is
+        CHUNKED         //!< Transfer-Encoding: chunked
+    };
+
     /// \return the TypeId
     static TypeId GetTypeId();
     AdcHttpServer();
@@ -264,6 +280,18 @@ class AdcHttpServer : public Application
                                            const std::string& url,
                                            uint16_t status,
                                            uint32_t bodySize);
+
+    /**
+     * \brief Signature of the "Framing" trace: the body framing of a response was chosen.
+     * \param url the request target
+     * \param framing CONTENT_LENGTH, CHUNKED, or NONE (no body: HEAD, 1xx, 204, 304)
+     * \param bodyBytes payload bytes sent (0 when NONE)
+     * \param wireBytes body bytes on the wire, chunk framing included
+     */
+    typedef void (*FramingTracedCallback)(const std::string& url,
+                                          AdcHttpStreamParser::Framing framing,
+                                          uint64_t bodyBytes,
+                                          uint64_t wireBytes);
 
     /**
      * \brief Signature of the "Drop" trace: a malformed request was rejected.
@@ -338,10 +366,16 @@ class AdcHttpServer : public Application
     void HandleTx(Ptr<const Packet> p);
     /// \return the body size for \p url
     uint32_t ObjectSizeOf(const std::string& url) const;
+    /// \param n "ChunkSize"; throws AdcConfigError when 0
+    void SetChunkSize(uint32_t n);
+    /// \return "ChunkSize"
+    uint32_t GetChunkSize() const;
 
     uint16_t m_port;                                    //!< listening port
     std::string m_serverName;                           //!< "Server:" header value
     uint32_t m_objectSize;                              //!< default body size
+    TransferCoding m_coding;                            //!< "TransferCoding"
+    uint32_t m_chunkSize;                               //!< "ChunkSize"
     Time m_responseDelay;                               //!< processing delay
     std::string m_clientIpHeader;                       //!< header carrying the client IP
     bool m_varyByClientIp;                              //!< default per-client policy on
@@ -354,8 +388,10 @@ class AdcHttpServer : public Application
     TracedCallback<const std::string&, const std::string&, const std::string&, Time>
         m_accessLogTrace; //!< "AccessLog"
     TracedCallback<const std::string&, const std::string&, uint16_t, uint32_t>
-        m_responseTrace;                              //!< "Response"
-    TracedCallback<Ptr<const Packet>> m_txTrace;      //!< "Tx"
+        m_responseTrace;                         //!< "Response"
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< "Tx"
+    TracedCallback<const std::string&, AdcHttpStreamParser::Framing, uint64_t, uint64_t>
+        m_framingTrace;                               //!< "Framing"
     TracedCallback<const std::string&> m_dropTrace;   //!< "Drop"
     TracedCallback<const Address&> m_connectionTrace; //!< "Connection"
 };

@@ -1,8 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc: the HTTP/1.1 message head in its real wire format, and a parser that reassembles
- * HTTP messages from a TCP byte stream.
+ * ns3-adc: the HTTP/1.1 message head in its real wire format.
  */
 
 #include "adc-http-message.h"
@@ -12,6 +11,9 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <boost/algorithm/string/classification.hpp>
+#include <boost/algorithm/string/split.hpp>
+#include <boost/algorithm/string/trim.hpp>
 #include <sstream>
 
 namespace ns3
@@ -53,24 +55,6 @@ IsTchar(uint8_t c)
     default:
         return false;
     }
-}
-
-/// \return true when [p, p+n) is a non-empty token
-bool
-IsToken(const char* p, std::size_t n)
-{
-    if (n == 0)
-    {
-        return false;
-    }
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        if (!IsTchar(static_cast<uint8_t>(p[i])))
-        {
-            return false;
-        }
-    }
-    return true;
 }
 
 /// \return true for a character allowed in a field value or reason phrase (no CTL but HTAB)
@@ -118,7 +102,8 @@ IsHttp1Version(const char* p, std::size_t n)
 }
 
 /**
- * Parse a Content-Length value.
+ * Parse a Content-Length value: one decimal number, or a comma-separated list of numbers that
+ * are all the same (RFC 9112 section 6.3 item 5).
  * \param v the value (already trimmed)
  * \param out the number
  * \return an error text, or "" when valid
@@ -126,24 +111,32 @@ IsHttp1Version(const char* p, std::size_t n)
 std::string
 ParseContentLength(const std::string& v, uint64_t* out)
 {
-    if (v.empty())
+    const std::vector<std::string> values = AdcHttpMessage::SplitList(v);
+    if (values.empty())
     {
         return "empty Content-Length";
     }
-    uint64_t n = 0;
-    for (char c : v)
+    for (std::size_t i = 0; i < values.size(); ++i)
     {
-        if (c < '0' || c > '9')
+        uint64_t n = 0;
+        for (char c : values[i])
         {
-            return "non-numeric Content-Length '" + v + "'";
+            if (c < '0' || c > '9')
+            {
+                return "non-numeric Content-Length '" + v + "'";
+            }
+            n = n * 10 + static_cast<uint64_t>(c - '0');
+            if (n > AdcHttpMessage::kMaxContentLength)
+            {
+                return "Content-Length exceeds 2^40";
+            }
         }
-        n = n * 10 + static_cast<uint64_t>(c - '0');
-        if (n > AdcHttpMessage::kMaxContentLength)
+        if (i > 0 && n != *out)
         {
-            return "Content-Length exceeds 2^40";
+            return "conflicting Content-Length values '" + v + "'";
         }
+        *out = n;
     }
-    *out = n;
     return "";
 }
 
@@ -235,6 +228,12 @@ uint16_t
 AdcHttpMessage::GetStatus() const
 {
     return m_status;
+}
+
+bool
+AdcHttpMessage::IsBodilessStatus(uint16_t status)
+{
+    return status < 200 || status == 204 || status == 304;
 }
 
 const std::string&
@@ -344,13 +343,34 @@ AdcHttpMessage::GetHeaderList() const
 uint64_t
 AdcHttpMessage::GetContentLength() const
 {
-    auto v = GetHeader("Content-Length");
     uint64_t n = 0;
-    if (!v || !ParseContentLength(*v, &n).empty())
-    {
-        return 0;
-    }
+    CheckContentLength(&n);
     return n;
+}
+
+std::string
+AdcHttpMessage::CheckContentLength(uint64_t* length) const
+{
+    *length = 0;
+    const std::vector<std::string> fields = GetHeaders("Content-Length");
+    uint64_t value = 0;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+    {
+        uint64_t n = 0;
+        const std::string err = ParseContentLength(fields[i], &n);
+        if (!err.empty())
+        {
+            return err;
+        }
+        // Several field lines are one list (RFC 9110 section 5.3): all values must agree.
+        if (i > 0 && n != value)
+        {
+            return "conflicting Content-Length fields";
+        }
+        value = n;
+    }
+    *length = value;
+    return "";
 }
 
 void
@@ -547,8 +567,12 @@ AdcHttpMessage::ParseStartLine(const char* p, std::size_t n)
 }
 
 std::string
-AdcHttpMessage::ParseHeaderLine(const char* p, std::size_t n)
+AdcHttpMessage::ParseFieldLine(const char* p, std::size_t n, std::string* name, std::string* value)
 {
+    if (n == 0)
+    {
+        return "empty field line";
+    }
     if (p[0] == ' ' || p[0] == '\t')
     {
         return "obsolete line folding";
@@ -570,30 +594,61 @@ AdcHttpMessage::ParseHeaderLine(const char* p, std::size_t n)
             return "bad character in header value";
         }
     }
+    name->assign(p, colon);
+    *value = TrimOws(colon + 1, static_cast<std::size_t>(end - colon - 1));
+    return "";
+}
+
+bool
+AdcHttpMessage::IsToken(const char* p, std::size_t n)
+{
+    return n > 0 && std::all_of(p, p + n, [](char c) { return IsTchar(static_cast<uint8_t>(c)); });
+}
+
+std::vector<std::string>
+AdcHttpMessage::SplitList(const std::string& value)
+{
+    std::vector<std::string> elements;
+    boost::algorithm::split(elements, value, boost::algorithm::is_any_of(","));
+    for (std::string& e : elements)
+    {
+        boost::algorithm::trim_if(e, boost::algorithm::is_any_of(" \t"));
+    }
+    elements.erase(std::remove(elements.begin(), elements.end(), std::string()), elements.end());
+    return elements;
+}
+
+std::string
+AdcHttpMessage::ParseHeaderLine(const char* p, std::size_t n)
+{
+    std::string name;
+    std::string value;
+    std::string err = ParseFieldLine(p, n, &name, &value);
+    if (!err.empty())
+    {
+        return err;
+    }
     if (m_headers.size() >= kMaxHeaders)
     {
         return "more than " + std::to_string(kMaxHeaders) + " header fields";
     }
-    std::string name(p, colon);
-    std::string value = TrimOws(colon + 1, static_cast<std::size_t>(end - colon - 1));
     if (EqualsNoCase(name, "Content-Length"))
     {
         uint64_t cl = 0;
-        std::string err = ParseContentLength(value, &cl);
+        err = ParseContentLength(value, &cl);
         if (!err.empty())
         {
             return err;
         }
-        auto prev = GetHeader("Content-Length");
-        if (prev && *prev != value)
+        // Several fields are one list (RFC 9110 section 5.3): the ones before were checked.
+        uint64_t before = cl;
+        if (GetHeader("Content-Length"))
         {
-            // both are valid digit strings; compare as numbers ("05" equals "5")
-            uint64_t old = 0;
-            ParseContentLength(*prev, &old);
-            if (old != cl)
-            {
-                return "conflicting Content-Length fields";
-            }
+            CheckContentLength(&before);
+        }
+        if (before != cl)
+        {
+            return "conflicting Content-Length fields";
         }
     }
     m_headers.emplace_back(std::move(name), std::move(value));
@@ -682,189 +737,18 @@ AdcHttpMessage::Parse(const uint8_t* data,
     return ParseStatus::INCOMPLETE;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-AdcHttpStreamParser::AdcHttpStreamParser()
-    : m_inBody(false),
-      m_currentHeadBytes(0),
-      m_bodyTotal(0),
-      m_bodyRemaining(0),
-      m_ignoreBodies(false),
-      m_fed(0)
+std::string
+AdcHttpJoinedField(const AdcHttpMessage& m, const std::string& name)
 {
-}
-
-void
-AdcHttpStreamParser::Feed(Ptr<const Packet> p)
-{
-    if (!p || p->GetSize() == 0)
+    std::string out;
+    for (const std::string& v : m.GetHeaders(name))
     {
-        return;
-    }
-    std::vector<uint8_t> bytes(p->GetSize());
-    p->CopyData(bytes.data(), p->GetSize());
-    Feed(bytes.data(), bytes.size());
-}
-
-void
-AdcHttpStreamParser::Feed(const uint8_t* data, std::size_t len)
-{
-    if (data == nullptr)
-    {
-        return;
-    }
-    m_fed += len;
-    std::size_t pos = 0;
-    while (pos < len && m_error.empty())
-    {
-        if (m_inBody)
+        for (const std::string& element : AdcHttpMessage::SplitList(v))
         {
-            uint64_t take = std::min<uint64_t>(m_bodyRemaining, len - pos);
-            m_bodyRemaining -= take;
-            pos += static_cast<std::size_t>(take);
-            if (m_bodyRemaining == 0)
-            {
-                Finish();
-            }
-        }
-        else
-        {
-            pos += FeedHead(data + pos, len - pos);
+            out += (out.empty() ? "" : ", ") + element;
         }
     }
-}
-
-std::size_t
-AdcHttpStreamParser::FeedHead(const uint8_t* data, std::size_t len)
-{
-    const std::size_t before = m_headBuf.size();
-    // An INCOMPLETE head is shorter than the limit, so at least one byte is always taken.
-    const std::size_t room = AdcHttpMessage::kMaxHeadBytes + 1 - before;
-    const std::size_t take = std::min(len, room);
-    m_headBuf.insert(m_headBuf.end(), data, data + take);
-    std::size_t consumed = 0;
-    std::string err;
-    auto st = m_current.Parse(m_headBuf.data(), m_headBuf.size(), &consumed, &err);
-    if (st == AdcHttpMessage::ParseStatus::INCOMPLETE)
-    {
-        return take;
-    }
-    if (st == AdcHttpMessage::ParseStatus::ERROR || consumed <= before)
-    {
-        Fail(err.empty() ? "malformed head" : err);
-        return take;
-    }
-    m_headBuf.clear();
-    m_currentHeadBytes = consumed;
-    if (m_current.GetHeader("Transfer-Encoding"))
-    {
-        Fail("Transfer-Encoding is not supported");
-        return consumed - before;
-    }
-    m_bodyTotal = m_ignoreBodies ? 0 : m_current.GetContentLength();
-    m_bodyRemaining = m_bodyTotal;
-    if (m_bodyRemaining == 0)
-    {
-        Finish();
-    }
-    else
-    {
-        m_inBody = true;
-    }
-    return consumed - before;
-}
-
-void
-AdcHttpStreamParser::Finish()
-{
-    m_done.push_back(Done{m_current, m_currentHeadBytes, m_bodyTotal});
-    m_inBody = false;
-    m_current = AdcHttpMessage();
-    m_currentHeadBytes = 0;
-    m_bodyTotal = 0;
-    m_bodyRemaining = 0;
-}
-
-void
-AdcHttpStreamParser::Fail(const std::string& reason)
-{
-    NS_LOG_LOGIC("HTTP stream error: " << reason);
-    m_error = reason;
-    m_headBuf.clear();
-    m_inBody = false;
-}
-
-bool
-AdcHttpStreamParser::Next(AdcHttpMessage* head, uint64_t* bodyBytes)
-{
-    return Next(head, bodyBytes, nullptr);
-}
-
-bool
-AdcHttpStreamParser::Next(AdcHttpMessage* head, uint64_t* bodyBytes, uint64_t* headBytes)
-{
-    if (m_done.empty())
-    {
-        return false;
-    }
-    const Done& d = m_done.front();
-    if (head)
-    {
-        *head = d.head;
-    }
-    if (bodyBytes)
-    {
-        *bodyBytes = d.bodyBytes;
-    }
-    if (headBytes)
-    {
-        *headBytes = d.headBytes;
-    }
-    m_done.pop_front();
-    return true;
-}
-
-bool
-AdcHttpStreamParser::HasError() const
-{
-    return !m_error.empty();
-}
-
-const std::string&
-AdcHttpStreamParser::GetError() const
-{
-    return m_error;
-}
-
-void
-AdcHttpStreamParser::SetIgnoreBodies(bool skip)
-{
-    m_ignoreBodies = skip;
-}
-
-bool
-AdcHttpStreamParser::IsMidMessage() const
-{
-    return m_inBody || !m_headBuf.empty();
-}
-
-uint64_t
-AdcHttpStreamParser::GetBytesFed() const
-{
-    return m_fed;
-}
-
-void
-AdcHttpStreamParser::Reset()
-{
-    m_headBuf.clear();
-    m_inBody = false;
-    m_current = AdcHttpMessage();
-    m_currentHeadBytes = 0;
-    m_bodyTotal = 0;
-    m_bodyRemaining = 0;
-    m_done.clear();
-    m_error.clear();
+    return out;
 }
 
 AdcIpAddress

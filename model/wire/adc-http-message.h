@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc: the HTTP/1.1 message head in its real wire format, and a parser that reassembles
- * HTTP messages from a TCP byte stream.
+ * ns3-adc: the HTTP/1.1 message head in its real wire format. The parser that reassembles
+ * whole messages (heads and framed bodies) from a TCP byte stream, AdcHttpStreamParser, is in
+ * adc-http-stream-parser.h, included at the end of this header.
  */
 
 #ifndef ADC_HTTP_MESSAGE_H
@@ -16,7 +17,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -41,10 +41,15 @@ namespace ns3
  *   colon), value has no control characters except HTAB; obsolete line folding is an ERROR;
  * - the head ends at the first empty line; limits: head at most kMaxHeadBytes bytes (including
  *   the final CRLF CRLF), at most kMaxHeaders header fields;
- * - Content-Length must be decimal digits, at most 2^40; several Content-Length fields must all
- *   carry the same value.
+ * - Content-Length must be decimal digits, at most 2^40. Several Content-Length fields, or one
+ *   field holding a comma-separated list, are accepted only when every value is the same
+ *   number (RFC 9112 section 6.3 item 5: "unless the field value can be successfully parsed as
+ *   a comma-separated list ..., all values in the list are valid, and all values in the list
+ *   are the same"); differing values are an ERROR (a request-smuggling vector).
  * Every complete line is validated as soon as it arrives, so a bad start line is reported
- * before the head is complete.
+ * before the head is complete. The body's framing (Content-Length, chunked, close-delimited,
+ * none) is decided by AdcHttpStreamParser::DecideFraming, not here: it depends on the request
+ * a response answers.
  */
 class AdcHttpMessage : public Header
 {
@@ -99,6 +104,14 @@ class AdcHttpMessage : public Header
     const std::string& GetTarget() const;
     /// \return the status code (responses; 0 for requests)
     uint16_t GetStatus() const;
+    /**
+     * \brief Whether a status never comes with a body: 1xx, 204 and 304 (RFC 9112 section 6.3
+     * item 1: such a response "is always terminated by the first empty line after the header
+     * fields ... and thus cannot contain a message body").
+     * \param status a status code
+     * \return true for 1xx, 204 and 304
+     */
+    static bool IsBodilessStatus(uint16_t status);
     /// \return the reason phrase (responses; empty for requests)
     const std::string& GetReason() const;
     /// \return the version, e.g. "HTTP/1.1"
@@ -144,8 +157,17 @@ class AdcHttpMessage : public Header
     /// \return all header fields, in wire order
     const std::vector<std::pair<std::string, std::string>>& GetHeaderList() const;
 
-    /// \return the Content-Length value, 0 when absent or not a valid number
+    /// \return the Content-Length value (a list of identical values counts as that value), 0
+    ///         when absent or not valid
     uint64_t GetContentLength() const;
+
+    /**
+     * \brief Check the Content-Length fields, taken together as one list (RFC 9112 section 6.3
+     * item 5: valid only when every value is a valid number and all are the same).
+     * \param length [out] the value when valid, 0 when absent or not valid
+     * \return "" when absent or valid, otherwise why the value is not valid
+     */
+    std::string CheckContentLength(uint64_t* length) const;
     /// \param n the body length, written as the Content-Length header
     void SetContentLength(uint64_t n);
 
@@ -183,6 +205,35 @@ class AdcHttpMessage : public Header
                       std::size_t* consumed,
                       std::string* error);
 
+    /**
+     * \brief Validate one field line, `name ":" OWS value OWS` without its CRLF (RFC 9112
+     * section 5): the rules of header lines, shared by the trailer lines of chunked bodies.
+     * \param p the line (an empty one is an error)
+     * \param n its length
+     * \param name [out] the field name, as on the wire
+     * \param value [out] the value without surrounding OWS
+     * \return an error text, or "" when valid
+     */
+    static std::string ParseFieldLine(const char* p,
+                                      std::size_t n,
+                                      std::string* name,
+                                      std::string* value);
+
+    /**
+     * \param p characters
+     * \param n their number
+     * \return true when [p, p+n) is a non-empty RFC 9110 token
+     */
+    static bool IsToken(const char* p, std::size_t n);
+
+    /**
+     * \brief The elements of a comma-separated list field value (RFC 9110 section 5.6.1):
+     * split at every comma, each trimmed of spaces and tabs, empty elements dropped.
+     * \param value a field value, or several field values joined with ","
+     * \return the non-empty elements in order
+     */
+    static std::vector<std::string> SplitList(const std::string& value);
+
   private:
     /// Parse the start line [p, p+n) into this message; returns an error text or "".
     std::string ParseStartLine(const char* p, std::size_t n);
@@ -200,93 +251,16 @@ class AdcHttpMessage : public Header
 
 /**
  * \ingroup adc
- * \brief Reassembles HTTP/1.x messages from a TCP byte stream delivered in arbitrary segments.
- *
- * Heads are parsed with AdcHttpMessage::Parse; bodies are framed by Content-Length (absent
- * means no body) and counted, not stored. Several messages in one segment (pipelining) and
- * heads split at any byte are handled. Transfer-Encoding is not supported (an error: the
- * models always send Content-Length). After an error the stream is poisoned: no further
- * message is returned and the owner should close the connection.
+ * \brief The list elements of every field \p name of \p m, in wire order, each trimmed of
+ * spaces and tabs, joined with ", "; empty elements are skipped (RFC 9110 section 5.6.1). This
+ * is the combined field value of RFC 9110 section 5.3 in a canonical spacing, e.g. the whole Via
+ * chain of a message that passed several proxies. Elements are split at every comma (commas
+ * inside Via comments are not special-cased).
+ * \param m a message head
+ * \param name the field name (case-insensitive)
+ * \return the combined value, empty when there is no non-empty field
  */
-class AdcHttpStreamParser
-{
-  public:
-    AdcHttpStreamParser();
-
-    /// \param p a received segment; its bytes are appended to the stream
-    void Feed(Ptr<const Packet> p);
-
-    /**
-     * \param data received bytes (may be null when len is 0)
-     * \param len number of bytes
-     */
-    void Feed(const uint8_t* data, std::size_t len);
-
-    /**
-     * \brief Pop the next complete message (head and its whole body received).
-     * \param head [out, may be null] the head
-     * \param bodyBytes [out, may be null] the body length
-     * \return true when a message was returned
-     */
-    bool Next(AdcHttpMessage* head, uint64_t* bodyBytes);
-
-    /**
-     * \brief As Next(head, bodyBytes), also giving the head's exact length on the wire.
-     * \param head [out, may be null] the head
-     * \param bodyBytes [out, may be null] the body length
-     * \param headBytes [out, may be null] the head's length as received
-     * \return true when a message was returned
-     */
-    bool Next(AdcHttpMessage* head, uint64_t* bodyBytes, uint64_t* headBytes);
-
-    /// \return true once the stream is malformed
-    bool HasError() const;
-    /// \return the reason of the error (empty when none)
-    const std::string& GetError() const;
-
-    /**
-     * \brief Treat every following message as head-only (the replies to HEAD requests carry a
-     * Content-Length but no body).
-     * \param skip true to ignore Content-Length
-     */
-    void SetIgnoreBodies(bool skip);
-
-    /// \return true while a message has been started but not completed (head or body pending)
-    bool IsMidMessage() const;
-
-    /// \return total bytes fed so far
-    uint64_t GetBytesFed() const;
-
-    /// Forget all state (buffered bytes, queued messages, error).
-    void Reset();
-
-  private:
-    /// One completed message.
-    struct Done
-    {
-        AdcHttpMessage head; //!< its head
-        uint64_t headBytes;  //!< head length on the wire
-        uint64_t bodyBytes;  //!< body length
-    };
-
-    /// Consume head bytes from [data, data+len); returns how many were used.
-    std::size_t FeedHead(const uint8_t* data, std::size_t len);
-    /// Queue the current message as complete.
-    void Finish();
-    /// Poison the stream with \p reason.
-    void Fail(const std::string& reason);
-
-    std::vector<uint8_t> m_headBuf; //!< bytes of the head being received
-    bool m_inBody;                  //!< true while receiving a body
-    AdcHttpMessage m_current;       //!< head of the message being received
-    uint64_t m_currentHeadBytes;    //!< its head length
-    uint64_t m_bodyTotal;           //!< its body length
-    uint64_t m_bodyRemaining;       //!< body bytes still expected
-    std::deque<Done> m_done;        //!< completed messages not yet popped
-    bool m_ignoreBodies;            //!< see SetIgnoreBodies
-    uint64_t m_fed;                 //!< total bytes fed
-    std::string m_error;            //!< error reason; non-empty once poisoned
-};
+std::string AdcHttpJoinedField(const AdcHttpMessage& m, const std::string& name);
 
 /**
  * \ingroup adc
@@ -297,5 +271,9 @@ class AdcHttpStreamParser
 AdcIpAddress AdcHttpAddressToIp(const Address& a);
 
 } // namespace ns3
+
+// The stream parser used to live in this header: code that includes only this one keeps
+// compiling.
+#include "adc-http-stream-parser.h"
 
 #endif /* ADC_HTTP_MESSAGE_H */
