@@ -505,20 +505,24 @@ TEST(AdcLbMethod, UnknownNameListsAllowedNames)
 
 TEST(AdcLbMethod, CreateKnowsEveryName)
 {
+    // NetScaler's names are canonical; ilbadm's are aliases of the same methods and come after
+    // (its "roundrobin" is ROUNDROBIN, so Create's case-insensitive list names it once).
     const std::vector<std::string> expected = {"ROUNDROBIN",
                                                "WEIGHTEDROUNDROBIN",
                                                "LEASTCONNECTION",
                                                "SOURCEIPHASH",
-                                               "hash-ip",
-                                               "hash-ip-port",
-                                               "hash-ip-vip",
+                                               "SRCIPSRCPORTHASH",
+                                               "SRCIPDESTIPHASH",
                                                "URLHASH",
                                                "DESTINATIONIPHASH",
-                                               "MAGLEV"};
+                                               "MAGLEV",
+                                               "hash-ip",
+                                               "hash-ip-port",
+                                               "hash-ip-vip"};
     EXPECT_EQ(AdcLbMethod::GetMethodNames(), expected);
     EXPECT_EQ(AdcLbMethod::Create("hash-ip")->GetMethodName(), "SOURCEIPHASH");
-    EXPECT_EQ(AdcLbMethod::Create("hash-ip-port")->GetMethodName(), "hash-ip-port");
-    EXPECT_EQ(AdcLbMethod::Create("hash-ip-vip")->GetMethodName(), "hash-ip-vip");
+    EXPECT_EQ(AdcLbMethod::Create("hash-ip-port")->GetMethodName(), "SRCIPSRCPORTHASH");
+    EXPECT_EQ(AdcLbMethod::Create("hash-ip-vip")->GetMethodName(), "SRCIPDESTIPHASH");
     EXPECT_EQ(AdcLbMethod::Create("roundrobin")->GetMethodName(), "ROUNDROBIN");
     EXPECT_EQ(AdcLbMethod::Create("MAGLEV")->GetInstanceTypeId().GetName(), "ns3::AdcMaglevLb");
 }
@@ -528,10 +532,10 @@ TEST(AdcLbMethod, SourceHashModeAttribute)
     auto m = CreateObject<AdcSourceHashLb>();
     EXPECT_EQ(m->GetMode(), AdcSourceHashLb::IP);
     m->SetAttribute("Mode", EnumValue(AdcSourceHashLb::IP_PORT));
-    EXPECT_EQ(m->GetMethodName(), "hash-ip-port");
+    EXPECT_EQ(m->GetMethodName(), "SRCIPSRCPORTHASH");
     m->SetAttribute("Mode", StringValue("IP_VIP"));
     EXPECT_EQ(m->GetMode(), AdcSourceHashLb::IP_VIP);
-    EXPECT_EQ(m->GetMethodName(), "hash-ip-vip");
+    EXPECT_EQ(m->GetMethodName(), "SRCIPDESTIPHASH");
 }
 
 TEST(AdcLbMethod, ZeroWeightIsConfigError)

@@ -6,6 +6,8 @@
 
 #include "adc-lb-method.h"
 
+#include "adc-lb-method-registry.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -14,9 +16,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <functional>
 
 namespace ns3
 {
@@ -44,53 +44,6 @@ uint64_t
 Combine(uint64_t h, uint64_t v)
 {
     return AdcHash::Mix(h ^ AdcHash::Mix(v + 0x9e3779b97f4a7c15ULL));
-}
-
-/// \return \p s in upper case
-std::string
-ToUpper(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-        return static_cast<char>(std::toupper(c));
-    });
-    return s;
-}
-
-/// \return a source-hash method in \p mode
-Ptr<AdcLbMethod>
-MakeSourceHash(AdcSourceHashLb::Mode mode)
-{
-    Ptr<AdcSourceHashLb> m = CreateObject<AdcSourceHashLb>();
-    m->SetMode(mode);
-    return m;
-}
-
-/// One name Create() accepts and how to build it.
-struct MethodEntry
-{
-    const char* name;                       //!< configuration name
-    std::function<Ptr<AdcLbMethod>()> make; //!< factory
-};
-
-/// \return the registry of names, in the order GetMethodNames() lists them
-const std::vector<MethodEntry>&
-Methods()
-{
-    static const std::vector<MethodEntry> methods = {
-        {"ROUNDROBIN", [] { return Ptr<AdcLbMethod>(CreateObject<AdcRoundRobinLb>()); }},
-        {"WEIGHTEDROUNDROBIN",
-         [] { return Ptr<AdcLbMethod>(CreateObject<AdcWeightedRoundRobinLb>()); }},
-        {"LEASTCONNECTION", [] { return Ptr<AdcLbMethod>(CreateObject<AdcLeastConnectionLb>()); }},
-        {"SOURCEIPHASH", [] { return MakeSourceHash(AdcSourceHashLb::IP); }},
-        {"hash-ip", [] { return MakeSourceHash(AdcSourceHashLb::IP); }},
-        {"hash-ip-port", [] { return MakeSourceHash(AdcSourceHashLb::IP_PORT); }},
-        {"hash-ip-vip", [] { return MakeSourceHash(AdcSourceHashLb::IP_VIP); }},
-        {"URLHASH", [] { return Ptr<AdcLbMethod>(CreateObject<AdcUrlHashLb>()); }},
-        {"DESTINATIONIPHASH",
-         [] { return Ptr<AdcLbMethod>(CreateObject<AdcDestinationIpHashLb>()); }},
-        {"MAGLEV", [] { return Ptr<AdcLbMethod>(CreateObject<AdcMaglevLb>()); }},
-    };
-    return methods;
 }
 
 } // namespace
@@ -292,28 +245,17 @@ AdcLbMethod::GetBackendIdentity(uint32_t index) const
 std::vector<std::string>
 AdcLbMethod::GetMethodNames()
 {
-    std::vector<std::string> names;
-    for (const auto& m : Methods())
-    {
-        names.emplace_back(m.name);
-    }
-    return names;
+    return AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ANY);
 }
 
 Ptr<AdcLbMethod>
 AdcLbMethod::Create(const std::string& name)
 {
-    const std::string wanted = ToUpper(name);
-    std::string allowed;
-    for (const auto& m : Methods())
-    {
-        if (ToUpper(m.name) == wanted)
-        {
-            return m.make();
-        }
-        allowed += (allowed.empty() ? "" : ", ") + std::string(m.name);
-    }
-    throw AdcConfigError("AdcLbMethod: method '" + name + "' is not one of " + allowed);
+    const std::string canonical = AdcLbMethodRegistry::Resolve(name,
+                                                               {AdcLbMethodRegistry::ANY, 0, {}},
+                                                               "AdcLbMethod",
+                                                               "method");
+    return AdcLbMethodRegistry::Create(canonical, AdcLbMethodRegistry::NETSCALER);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -514,8 +456,9 @@ AdcSourceHashLb::GetTypeId()
             .SetGroupName("Adc")
             .AddConstructor<AdcSourceHashLb>()
             .AddAttribute("Mode",
-                          "What is hashed: the source IP (SOURCEIPHASH, hash-ip), the source IP "
-                          "and port (hash-ip-port), or the source IP and the VIP (hash-ip-vip).",
+                          "What is hashed: the source IP (SOURCEIPHASH, ilbadm hash-ip), the "
+                          "source IP and port (SRCIPSRCPORTHASH, hash-ip-port), or the source IP "
+                          "and the VIP (SRCIPDESTIPHASH, hash-ip-vip).",
                           EnumValue(AdcSourceHashLb::IP),
                           MakeEnumAccessor(&AdcSourceHashLb::m_mode),
                           MakeEnumChecker(AdcSourceHashLb::IP,
@@ -533,9 +476,9 @@ AdcSourceHashLb::GetMethodName() const
     switch (m_mode)
     {
     case IP_PORT:
-        return "hash-ip-port";
+        return "SRCIPSRCPORTHASH";
     case IP_VIP:
-        return "hash-ip-vip";
+        return "SRCIPDESTIPHASH";
     case IP:
     default:
         return "SOURCEIPHASH";

@@ -21,6 +21,8 @@
 namespace ns3
 {
 
+class AdcHttpMessage;
+
 /**
  * \ingroup adc
  * \brief One back-end (service) a load-balancing method balances over.
@@ -43,6 +45,10 @@ struct AdcLbContext
 {
     AdcFlowKey flow; //!< client-side 5-tuple (src = client, dst = VIP)
     std::string url; //!< request URL (path + query), empty when unknown (L4)
+    /// The request head at L7 (Host, cookies, headers for content switching and L7 methods);
+    /// null at L4. Not owned: valid only during the call it is passed to.
+    const AdcHttpMessage* request{nullptr};
+    AdcIpAddress ldns; //!< the client's local DNS server (GSLB); IsNone() when unknown
 };
 
 /**
@@ -118,13 +124,17 @@ class AdcLbMethod : public Object
     int64_t AssignStreams(int64_t stream);
 
     /**
-     * \brief Build a method by name (case-insensitive).
+     * \brief Build a method by name (case-insensitive), in any vocabulary: a thin wrapper of
+     * AdcLbMethodRegistry (vocabulary ANY), for settings that always took NetScaler's and
+     * ilbadm's names alike. New settings read names in one vocabulary with
+     * AdcLbMethodRegistry::Create or Resolve.
      * \param name one of GetMethodNames(); anything else is an AdcConfigError listing them
      * \return the method
      */
     static Ptr<AdcLbMethod> Create(const std::string& name);
 
-    /// \return every name Create() accepts, in a fixed order
+    /// \return every name Create() accepts (AdcLbMethodRegistry::GetNames(ANY)), in a fixed
+    /// order: the canonical (NetScaler) names, then the other vocabularies' aliases
     static std::vector<std::string> GetMethodNames();
 
     /**
@@ -261,7 +271,8 @@ class AdcRendezvousHashLb : public AdcLbMethod
 
 /**
  * \ingroup adc
- * \brief SOURCEIPHASH and the ILB variants hash-ip, hash-ip-port, hash-ip-vip.
+ * \brief SOURCEIPHASH, SRCIPSRCPORTHASH and SRCIPDESTIPHASH (ilbadm's hash-ip, hash-ip-port,
+ * hash-ip-vip).
  */
 class AdcSourceHashLb : public AdcRendezvousHashLb
 {
@@ -269,14 +280,14 @@ class AdcSourceHashLb : public AdcRendezvousHashLb
     /// What is hashed.
     enum Mode
     {
-        IP,      //!< source IP ("SOURCEIPHASH", "hash-ip")
-        IP_PORT, //!< source IP and source port ("hash-ip-port")
-        IP_VIP   //!< source IP and destination VIP ("hash-ip-vip")
+        IP,      //!< source IP ("SOURCEIPHASH", ilbadm "hash-ip")
+        IP_PORT, //!< source IP and source port ("SRCIPSRCPORTHASH", ilbadm "hash-ip-port")
+        IP_VIP   //!< source IP and destination VIP ("SRCIPDESTIPHASH", ilbadm "hash-ip-vip")
     };
 
     /// \return the TypeId
     static TypeId GetTypeId();
-    /// \return "SOURCEIPHASH", "hash-ip-port" or "hash-ip-vip" by mode
+    /// \return "SOURCEIPHASH", "SRCIPSRCPORTHASH" or "SRCIPDESTIPHASH" by mode
     std::string GetMethodName() const override;
     /// \param mode what is hashed
     void SetMode(Mode mode);

@@ -1,0 +1,732 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "adc-ilbadm-commands.h"
+
+#include "ns3/adc-health-monitor.h"
+#include "ns3/adc-lb-method-registry.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <array>
+#include <optional>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(AdcIlbadmServerGroup);
+NS_OBJECT_ENSURE_REGISTERED(AdcIlbadmHealthCheck);
+NS_OBJECT_ENSURE_REGISTERED(AdcIlbadmRule);
+
+const std::string AdcIlbadmCommands::SERVER_GROUP = "ilb servergroup";
+const std::string AdcIlbadmCommands::HEALTH_CHECK = "ilb healthcheck";
+const std::string AdcIlbadmCommands::RULE = "ilb rule";
+
+// ---------------------------------------------------------------------------------------------
+// The configured objects
+
+TypeId
+AdcIlbadmServerGroup::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AdcIlbadmServerGroup")
+                            .SetParent<Object>()
+                            .SetGroupName("Adc")
+                            .AddConstructor<AdcIlbadmServerGroup>();
+    return tid;
+}
+
+TypeId
+AdcIlbadmHealthCheck::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AdcIlbadmHealthCheck")
+                            .SetParent<Object>()
+                            .SetGroupName("Adc")
+                            .AddConstructor<AdcIlbadmHealthCheck>();
+    return tid;
+}
+
+Ptr<AdcHealthMonitor>
+AdcIlbadmHealthCheck::CreateMonitor() const
+{
+    const int kind = AdcText::Find(test, {"PING", "TCP", "UDP"}, AdcText::INSENSITIVE);
+    if (kind < 0)
+    {
+        throw AdcConfigError("AdcIlbadmHealthCheck '" + name + "': hc-test '" + test +
+                             "' is an external method, which the model cannot run; allowed "
+                             "PING, TCP, UDP");
+    }
+    Ptr<AdcHealthMonitor> m = CreateObject<AdcHealthMonitor>();
+    m->SetAttribute("Name", StringValue(name));
+    m->SetAttribute("Type", StringValue(AdcText::ToUpper(test)));
+    m->SetAttribute("Interval", TimeValue(Seconds(interval)));
+    m->SetAttribute("DownTime", TimeValue(Seconds(interval)));
+    m->SetAttribute("ResponseTimeout", TimeValue(Seconds(timeout)));
+    m->SetAttribute("Retries", UintegerValue(count));
+    return m;
+}
+
+TypeId
+AdcIlbadmRule::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AdcIlbadmRule")
+                            .SetParent<Object>()
+                            .SetGroupName("Adc")
+                            .AddConstructor<AdcIlbadmRule>();
+    return tid;
+}
+
+IlbRule
+AdcIlbadmRule::GetRule() const
+{
+    IlbRule r = rule;
+    r.servers = group ? group->servers : std::vector<IlbServer>{};
+    return r;
+}
+
+void
+AdcIlbadmRule::DoDispose()
+{
+    group = nullptr;
+    Object::DoDispose();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The subcommands
+
+namespace
+{
+
+using ILB = AdcIlbadmCommands;
+using Cmd = AdcConfigCommand;
+/// key=value pairs of an option's argument, keys canonical, in the order given
+using Pairs = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+/// ilbd's limits: names (ILB_NAMESZ - 1), server group names (ILB_SGNAME_SZ - 1), and the
+/// largest address range a server spec may expand to (MAX_IP_SPREAD + 1 addresses).
+constexpr std::size_t kMaxName = 19;
+constexpr std::size_t kMaxGroupName = 14;
+constexpr uint32_t kMaxSpread = 255;
+/// ILB's persistence timeout when none is given (ilbd).
+constexpr uint32_t kPersistTimeout = 60;
+
+/// \param cmd the command \param name a new object's name \param max its longest length
+/// \param kind the store's kind \param what what it names
+void
+CheckNewName(const Cmd& cmd,
+             const std::string& name,
+             std::size_t max,
+             const std::string& kind,
+             const std::string& what)
+{
+    if (name.size() > max)
+    {
+        cmd.Fail(what + " is too long", name, {"at most " + std::to_string(max) + " characters"});
+    }
+    // Rules name groups and health checks inside "key=value,..." arguments.
+    if (name.find_first_of(",=") != std::string::npos)
+    {
+        cmd.Fail("bad " + what + " name", name, {"a name without ',' and '='"});
+    }
+    if (cmd.GetStore().Find(kind, name))
+    {
+        cmd.Fail("a " + what + " of this name exists already", name);
+    }
+}
+
+/**
+ * \brief Parse an option's "key=value[,key=value]" argument as ilbadm's i_parse_optstring does
+ * (keys in any case; with \p valueList, items without '=' add values to the key before them).
+ */
+Pairs
+KeyValues(const Cmd& cmd,
+          const std::string& option,
+          const std::vector<std::string>& keys,
+          bool valueList = false)
+{
+    Pairs out;
+    std::string all;
+    for (const std::string& v : cmd.Values(option))
+    {
+        all += (all.empty() ? "" : ",") + v; // a repeated option (-s) adds to the list
+    }
+    std::istringstream in(all);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos && valueList && !out.empty() && !item.empty())
+        {
+            out.back().second.push_back(item);
+            continue;
+        }
+        if (eq == std::string::npos)
+        {
+            cmd.Fail("expected key=value in " + option, item, keys);
+        }
+        const int k = AdcText::Find(item.substr(0, eq), keys, AdcText::INSENSITIVE);
+        if (k < 0)
+        {
+            cmd.Fail("unknown key in " + option, item.substr(0, eq), keys);
+        }
+        for (const auto& [key, values] : out)
+        {
+            if (key == keys[k] && !valueList)
+            {
+                cmd.Fail("key given twice in " + option, key);
+            }
+        }
+        if (eq + 1 == item.size())
+        {
+            cmd.Fail("missing value of key", keys[k]);
+        }
+        out.push_back({keys[k], {item.substr(eq + 1)}});
+    }
+    return out;
+}
+
+/// \return the value of \p key in \p pairs, or ""
+std::string
+Get(const Pairs& pairs, const std::string& key)
+{
+    for (const auto& [k, values] : pairs)
+    {
+        if (k == key)
+        {
+            return values.front();
+        }
+    }
+    return "";
+}
+
+/// \return \p a plus \p n, as a 128-bit (IPv6) or 32-bit (IPv4) number
+AdcIpAddress
+Next(const AdcIpAddress& a, uint32_t n)
+{
+    std::array<uint8_t, 16> b = a.GetBytes();
+    for (int i = static_cast<int>(a.GetLength()) - 1; i >= 0 && n > 0; --i)
+    {
+        const uint32_t sum = b[i] + (n & 0xff);
+        b[i] = static_cast<uint8_t>(sum);
+        n = (n >> 8) + (sum >> 8);
+    }
+    if (a.IsV4())
+    {
+        return Ipv4Address((uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) |
+                           uint32_t{b[3]});
+    }
+    return Ipv6Address(b.data());
+}
+
+/// \return how many addresses lie from \p a to \p b, or 0 when b < a or more than
+/// kMaxSpread + 1 (or the families differ)
+uint32_t
+Spread(const AdcIpAddress& a, const AdcIpAddress& b)
+{
+    if (a.GetFamily() != b.GetFamily() || b < a)
+    {
+        return 0;
+    }
+    for (uint32_t n = 0; n <= kMaxSpread; ++n)
+    {
+        if (Next(a, n) == b)
+        {
+            return n + 1;
+        }
+    }
+    return 0;
+}
+
+/// \return the addresses and port of a server spec "ip[-ip][:port]" ("[v6][-[v6]][:port]")
+std::pair<std::vector<AdcIpAddress>, uint16_t>
+ServerSpec(const Cmd& cmd, const std::string& spec)
+{
+    std::string first;
+    std::optional<std::string> last;
+    std::string port;
+    const std::vector<std::string> forms = {"ip[-ip][:port]", "[ipv6][-[ipv6]][:port]"};
+    if (!spec.empty() && spec[0] == '[')
+    {
+        const std::size_t close = spec.find(']');
+        std::size_t rest = close == std::string::npos ? spec.size() : close + 1;
+        first = spec.substr(1, close == std::string::npos ? 0 : close - 1);
+        if (spec.compare(rest, 2, "-[") == 0)
+        {
+            const std::size_t close2 = spec.find(']', rest + 2);
+            last = close2 == std::string::npos ? "" : spec.substr(rest + 2, close2 - rest - 2);
+            // (an unclosed second bracket leaves rest past the end: an error below)
+            rest = close2 == std::string::npos ? spec.size() + 1 : close2 + 1;
+        }
+        if (close == std::string::npos || rest > spec.size() ||
+            (rest < spec.size() && spec[rest] != ':'))
+        {
+            cmd.Fail("bad server", spec, forms);
+        }
+        port = rest < spec.size() ? spec.substr(rest + 1) : "";
+    }
+    else
+    {
+        const std::size_t colon = spec.find(':');
+        if (colon != std::string::npos && spec.find(':', colon + 1) != std::string::npos)
+        {
+            cmd.Fail("an IPv6 server address goes in brackets", spec, forms);
+        }
+        const std::string host = spec.substr(0, colon);
+        port = colon == std::string::npos ? "" : spec.substr(colon + 1);
+        const std::size_t dash = host.find('-');
+        first = host.substr(0, dash);
+        if (dash != std::string::npos)
+        {
+            last = host.substr(dash + 1);
+        }
+    }
+    const AdcIpAddress a = cmd.Address(first, "server");
+    const AdcIpAddress b = last ? cmd.Address(*last, "server") : a;
+    const uint32_t n = Spread(a, b);
+    if (n == 0)
+    {
+        cmd.Fail("bad server address range",
+                 spec,
+                 {"a range of one family, low to high, of "
+                  "at most " +
+                  std::to_string(kMaxSpread + 1) + " addresses"});
+    }
+    std::vector<AdcIpAddress> addresses;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        addresses.push_back(Next(a, i));
+    }
+    const auto p =
+        static_cast<uint16_t>(port.empty() ? 0 : cmd.Number(port, "server port", 1, 65535));
+    return {addresses, p};
+}
+
+/// Add the servers of the command's "-s server=..." to \p g.
+void
+AddServers(const Cmd& cmd, Ptr<AdcIlbadmServerGroup> g)
+{
+    if (!cmd.Has("-s"))
+    {
+        return;
+    }
+    for (const auto& [key, specs] : KeyValues(cmd, "-s", {"server"}, true))
+    {
+        for (const std::string& spec : specs)
+        {
+            const auto [addresses, port] = ServerSpec(cmd, spec);
+            for (const AdcIpAddress& a : addresses)
+            {
+                for (const IlbServer& s : g->servers)
+                {
+                    if (s.address == a && s.port == port)
+                    {
+                        cmd.Fail("server is in the group already", spec);
+                    }
+                }
+                IlbServer s;
+                s.name = "_" + g->name + "." + std::to_string(g->nextId++);
+                s.address = a;
+                s.port = port;
+                g->servers.push_back(s);
+            }
+        }
+    }
+}
+
+/// \return \p a as ilbadm prints a server's address ("[v6]" in brackets)
+std::string
+ServerAddress(const AdcIpAddress& a)
+{
+    return a.IsV6() ? "[" + a.ToString() + "]" : a.ToString();
+}
+
+void
+CreateServerGroup(Cmd& cmd)
+{
+    const std::string& name = cmd.Operand(0);
+    CheckNewName(cmd, name, kMaxGroupName, ILB::SERVER_GROUP, "server group");
+    Ptr<AdcIlbadmServerGroup> g = CreateObject<AdcIlbadmServerGroup>();
+    g->name = name;
+    AddServers(cmd, g);
+    cmd.GetStore().Add(ILB::SERVER_GROUP, name, g);
+}
+
+void
+AddServer(Cmd& cmd)
+{
+    if (!cmd.Has("-s"))
+    {
+        cmd.Fail("missing -s server=...");
+    }
+    AddServers(cmd,
+               cmd.Ref<AdcIlbadmServerGroup>(ILB::SERVER_GROUP, cmd.Operand(0), "server group"));
+}
+
+/// \return the rules of the store using \p test (a group or health check), by name
+std::vector<std::string>
+RulesUsing(const AdcConfigStore& store, const std::function<bool(const AdcIlbadmRule&)>& test)
+{
+    std::vector<std::string> out;
+    for (const Ptr<AdcIlbadmRule>& r : store.GetAll<AdcIlbadmRule>(ILB::RULE))
+    {
+        if (test(*r))
+        {
+            out.push_back(r->rule.name);
+        }
+    }
+    return out;
+}
+
+void
+DeleteServerGroup(Cmd& cmd)
+{
+    Ptr<AdcIlbadmServerGroup> g =
+        cmd.Ref<AdcIlbadmServerGroup>(ILB::SERVER_GROUP, cmd.Operand(0), "server group");
+    const auto users =
+        RulesUsing(cmd.GetStore(), [&g](const AdcIlbadmRule& r) { return r.group == g; });
+    if (!users.empty())
+    {
+        cmd.Fail("server group is in use by a rule: delete the rule first", users.front(), users);
+    }
+    cmd.GetStore().Remove(ILB::SERVER_GROUP, cmd.Operand(0));
+}
+
+void
+ShowServerGroups(const AdcConfigStore& store, std::ostream& os)
+{
+    for (const Ptr<AdcIlbadmServerGroup>& g : store.GetAll<AdcIlbadmServerGroup>(ILB::SERVER_GROUP))
+    {
+        os << "create-servergroup " << g->name << "\n";
+        for (const IlbServer& s : g->servers)
+        {
+            os << "add-server -s server=" << ServerAddress(s.address)
+               << (s.port != 0 ? ":" + std::to_string(s.port) : "") << " " << g->name << "\n";
+        }
+    }
+}
+
+void
+CreateHealthCheck(Cmd& cmd)
+{
+    const std::string& name = cmd.Operand(0);
+    CheckNewName(cmd, name, kMaxName, ILB::HEALTH_CHECK, "health check");
+    if (!cmd.Has("-h"))
+    {
+        cmd.Fail("missing -h hc-test=...");
+    }
+    const Pairs pairs = KeyValues(cmd, "-h", {"hc-test", "hc-timeout", "hc-count", "hc-interval"});
+    Ptr<AdcIlbadmHealthCheck> hc = CreateObject<AdcIlbadmHealthCheck>();
+    hc->name = name;
+    hc->test = Get(pairs, "hc-test");
+    const std::vector<std::string> tests = {"PING", "TCP", "UDP", "/path/of/a/method"};
+    if (hc->test.empty())
+    {
+        cmd.Fail("missing key hc-test in -h", cmd.Value("-h"), tests);
+    }
+    if (hc->test[0] != '/' && AdcText::Find(hc->test, tests, AdcText::INSENSITIVE) < 0)
+    {
+        cmd.Fail("bad value of hc-test", hc->test, tests);
+    }
+    auto number = [&](const std::string& key, uint32_t fallback) {
+        const std::string v = Get(pairs, key);
+        return v.empty() ? fallback : static_cast<uint32_t>(cmd.Number(v, key, 1, 86400));
+    };
+    hc->timeout = number("hc-timeout", hc->timeout);
+    hc->count = number("hc-count", hc->count);
+    hc->interval = number("hc-interval", hc->interval);
+    hc->defaultPing = !cmd.Has("-n");
+    if (!hc->defaultPing && AdcText::Find(hc->test, {"PING", "UDP"}, AdcText::INSENSITIVE) >= 0)
+    {
+        cmd.Fail("cannot disable the default ping for this test", hc->test, {"TCP", "/path"});
+    }
+    // One probe in flight per server: the model needs the timeout below the interval.
+    if (hc->timeout >= hc->interval)
+    {
+        cmd.Fail("hc-timeout must be less than hc-interval",
+                 std::to_string(hc->timeout),
+                 {"1.." + std::to_string(hc->interval - 1)});
+    }
+    cmd.GetStore().Add(ILB::HEALTH_CHECK, name, hc);
+}
+
+void
+DeleteHealthCheck(Cmd& cmd)
+{
+    cmd.Ref<AdcIlbadmHealthCheck>(ILB::HEALTH_CHECK, cmd.Operand(0), "health check");
+    const std::string& name = cmd.Operand(0);
+    const auto users = RulesUsing(cmd.GetStore(), [&name](const AdcIlbadmRule& r) {
+        return r.healthCheck == name;
+    });
+    if (!users.empty())
+    {
+        cmd.Fail("health check is in use by a rule: delete the rule first", users.front(), users);
+    }
+    cmd.GetStore().Remove(ILB::HEALTH_CHECK, name);
+}
+
+void
+ShowHealthChecks(const AdcConfigStore& store, std::ostream& os)
+{
+    for (const Ptr<AdcIlbadmHealthCheck>& hc :
+         store.GetAll<AdcIlbadmHealthCheck>(ILB::HEALTH_CHECK))
+    {
+        // As ilbadm exports: -n only when the test is not PING (PING implies no extra ping).
+        const bool n = !hc->defaultPing && !AdcText::EqualsNoCase(hc->test, "PING");
+        os << "create-healthcheck " << (n ? "-n " : "") << "-h hc-test=" << hc->test
+           << ",hc-timeout=" << hc->timeout << ",hc-count=" << hc->count
+           << ",hc-interval=" << hc->interval << " " << hc->name << "\n";
+    }
+}
+
+/// Read create-rule's "-i vip=,port=,protocol=" into \p r.
+void
+ReadIncoming(const Cmd& cmd, IlbRule& r)
+{
+    const Pairs in = KeyValues(cmd, "-i", {"vip", "port", "protocol"});
+    if (Get(in, "vip").empty() || Get(in, "port").empty())
+    {
+        cmd.Fail("-i needs vip= and port=", cmd.Value("-i"), {"vip", "port", "protocol"});
+    }
+    r.vip = cmd.Address(Get(in, "vip"), "vip");
+    const std::string port = Get(in, "port");
+    const std::size_t dash = port.find('-');
+    const auto low = static_cast<uint16_t>(cmd.Number(port.substr(0, dash), "port", 1, 65535));
+    const auto high = static_cast<uint16_t>(
+        dash == std::string::npos ? low
+                                  : cmd.Number(port.substr(dash + 1), "port", low + 1, 65535));
+    r.ports = AdcPortRange(low, high);
+    const std::string protocol = Get(in, "protocol");
+    r.protocol = protocol.empty() || cmd.OneOf(protocol, "protocol", {"tcp", "udp"}) == "tcp"
+                     ? AdcFlowKey::PROTO_TCP
+                     : AdcFlowKey::PROTO_UDP;
+}
+
+/// Read create-rule's "-m lbalg=,type=,proxy-src=,pmask=" (and -p) into \p r.
+void
+ReadMethod(const Cmd& cmd, IlbRule& r)
+{
+    const Pairs m = KeyValues(cmd, "-m", {"lbalg", "type", "proxy-src", "pmask"});
+    if (Get(m, "lbalg").empty() || Get(m, "type").empty())
+    {
+        cmd.Fail("-m needs lbalg= and type=",
+                 cmd.Value("-m"),
+                 {"lbalg", "type", "proxy-src", "pmask"});
+    }
+    const std::vector<std::string> algs =
+        AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILBADM);
+    r.algorithm = AdcText::ToLower(cmd.OneOf(Get(m, "lbalg"), "lbalg", algs));
+    const std::string type = cmd.OneOf(Get(m, "type"), "type", {"DSR", "NAT", "HALF-NAT"});
+    r.topology =
+        type == "DSR" ? IlbRule::DSR : (type == "NAT" ? IlbRule::FULL_NAT : IlbRule::HALF_NAT);
+    const std::string src = Get(m, "proxy-src");
+    if (!src.empty() && type != "NAT")
+    {
+        cmd.Fail("proxy-src is for type NAT only", src);
+    }
+    if (src.empty() && type == "NAT")
+    {
+        cmd.Fail("type NAT needs proxy-src", type);
+    }
+    if (!src.empty())
+    {
+        const std::size_t dash = src.find('-');
+        r.natSourceFirst = cmd.Address(src.substr(0, dash), "proxy-src");
+        r.natSourceLast = dash == std::string::npos
+                              ? r.natSourceFirst
+                              : cmd.Address(src.substr(dash + 1), "proxy-src");
+        if (r.natSourceFirst.GetFamily() != r.vip.GetFamily() ||
+            Spread(r.natSourceFirst, r.natSourceLast) == 0)
+        {
+            cmd.Fail("bad proxy-src range", src, {"addresses of the VIP's family, low to high"});
+        }
+    }
+    const std::string pmask = Get(m, "pmask");
+    r.sticky = cmd.Has("-p");
+    if (!pmask.empty() && !r.sticky)
+    {
+        cmd.Fail("pmask needs -p", pmask);
+    }
+    const uint64_t bits = r.vip.GetLength() * 8;
+    r.stickyPrefix = static_cast<uint8_t>(
+        pmask.empty() ? bits
+                      : cmd.Number(pmask[0] == '/' ? pmask.substr(1) : pmask, "pmask", 1, bits));
+}
+
+void
+CreateRule(Cmd& cmd)
+{
+    const std::string& name = cmd.Operand(0);
+    CheckNewName(cmd, name, kMaxName, ILB::RULE, "rule");
+    for (const char* option : {"-i", "-m", "-o"})
+    {
+        if (!cmd.Has(option))
+        {
+            cmd.Fail("missing option (usage: create-rule [-e] [-p] -i vip=..,port=.. "
+                     "-m lbalg=..,type=.. [-h ..] [-t ..] -o servergroup=.. name)",
+                     option);
+        }
+    }
+    Ptr<AdcIlbadmRule> rule = CreateObject<AdcIlbadmRule>();
+    IlbRule& r = rule->rule;
+    r.name = name;
+    ReadIncoming(cmd, r);
+    ReadMethod(cmd, r);
+    if (cmd.Has("-h"))
+    {
+        const Pairs h = KeyValues(cmd, "-h", {"hc-name", "hc-port"});
+        rule->healthCheck = Get(h, "hc-name");
+        if (rule->healthCheck.empty())
+        {
+            cmd.Fail("-h needs hc-name=", cmd.Value("-h"), {"hc-name", "hc-port"});
+        }
+        cmd.Ref<AdcIlbadmHealthCheck>(ILB::HEALTH_CHECK, rule->healthCheck, "hc-name");
+        const std::string port = Get(h, "hc-port");
+        rule->hcPort = port.empty() || AdcText::EqualsNoCase(port, "ANY")
+                           ? "ANY"
+                           : std::to_string(cmd.Number(port, "hc-port", 1, 65535));
+    }
+    if (cmd.Has("-t"))
+    {
+        const Pairs t = KeyValues(cmd, "-t", {"conn-drain", "nat-timeout", "persist-timeout"});
+        auto seconds = [&](const std::string& key, uint64_t min) {
+            const std::string v = Get(t, key);
+            return v.empty() ? 0 : static_cast<uint32_t>(cmd.Number(v, key, min, 4294967295ULL));
+        };
+        rule->connDrain = seconds("conn-drain", 1);
+        rule->natTimeout = seconds("nat-timeout", 0);
+        rule->persistTimeout = seconds("persist-timeout", 1);
+    }
+    r.connDrainTimeout = Seconds(rule->connDrain);
+    r.natTimeout = Seconds(rule->natTimeout);
+    r.persistTimeout = Seconds(rule->persistTimeout != 0 ? rule->persistTimeout : kPersistTimeout);
+    const Pairs o = KeyValues(cmd, "-o", {"servergroup"});
+    rule->group =
+        cmd.Ref<AdcIlbadmServerGroup>(ILB::SERVER_GROUP, Get(o, "servergroup"), "servergroup");
+    rule->enabled = cmd.Has("-e");
+    cmd.GetStore().Add(ILB::RULE, name, rule);
+}
+
+/// enable-rule and disable-rule: the rules named, or every rule when none is.
+void
+EnableRules(Cmd& cmd, bool enable)
+{
+    std::vector<std::string> names = cmd.GetOperands();
+    if (names.empty())
+    {
+        names = cmd.GetStore().GetNames(ILB::RULE);
+    }
+    for (const std::string& n : names)
+    {
+        cmd.Ref<AdcIlbadmRule>(ILB::RULE, n, "rule")->enabled = enable;
+    }
+}
+
+void
+ShowRules(const AdcConfigStore& store, std::ostream& os)
+{
+    for (const Ptr<AdcIlbadmRule>& rule : store.GetAll<AdcIlbadmRule>(ILB::RULE))
+    {
+        const IlbRule& r = rule->rule;
+        os << "create-rule " << (rule->enabled ? "-e " : "") << (r.sticky ? "-p " : "")
+           << "-i vip=" << r.vip << ",port=" << r.ports.first
+           << (r.ports.last > r.ports.first ? "-" + std::to_string(r.ports.last) : "")
+           << ",protocol=" << (r.protocol == AdcFlowKey::PROTO_UDP ? "udp" : "tcp")
+           << " -m lbalg=" << r.algorithm << ",type="
+           << (r.topology == IlbRule::DSR ? "DSR"
+                                          : (r.topology == IlbRule::FULL_NAT ? "NAT" : "HALF-NAT"));
+        if (r.topology == IlbRule::FULL_NAT)
+        {
+            os << ",proxy-src=" << r.natSourceFirst << "-" << r.natSourceLast;
+        }
+        os << (r.sticky ? ",pmask=/" + std::to_string(r.stickyPrefix) : "") << " ";
+        if (!rule->healthCheck.empty())
+        {
+            os << "-h hc-name=" << rule->healthCheck << ",hc-port=" << rule->hcPort << " ";
+        }
+        std::string timers;
+        for (const auto& [key, value] : {std::make_pair("conn-drain", rule->connDrain),
+                                         std::make_pair("nat-timeout", rule->natTimeout),
+                                         std::make_pair("persist-timeout", rule->persistTimeout)})
+        {
+            if (value != 0)
+            {
+                timers +=
+                    (timers.empty() ? "" : ",") + std::string(key) + "=" + std::to_string(value);
+            }
+        }
+        if (!timers.empty())
+        {
+            os << "-t " << timers << " ";
+        }
+        os << "-o servergroup=" << rule->group->name << " " << r.name << "\n";
+    }
+}
+
+/// Register the subcommands on \p language.
+void
+RegisterCommands(AdcConfigLanguage& language)
+{
+    using P = std::vector<AdcConfigParameter>;
+    auto add = [&language](const std::string& path,
+                           std::vector<std::string> operands,
+                           std::size_t minOperands,
+                           P parameters,
+                           std::function<void(Cmd&)> handler,
+                           std::function<void(const AdcConfigStore&, std::ostream&)> show = {},
+                           int showOrder = 0) {
+        const bool repeat = minOperands == 0;
+        language.RegisterCommand({path,
+                                  std::move(operands),
+                                  minOperands,
+                                  repeat,
+                                  std::move(parameters),
+                                  std::move(handler),
+                                  std::move(show),
+                                  showOrder});
+    };
+    const P servers{{"-s", 1, 1, true}};
+    add("create-servergroup", {"<groupname>"}, 1, servers, CreateServerGroup, ShowServerGroups, 10);
+    add("add-server", {"<servergroup>"}, 1, servers, AddServer);
+    add("delete-servergroup", {"<groupname>"}, 1, {}, DeleteServerGroup);
+    add("create-healthcheck",
+        {"<hcname>"},
+        1,
+        {{"-n", 0, 0}, {"-h"}},
+        CreateHealthCheck,
+        ShowHealthChecks,
+        20);
+    add("delete-healthcheck", {"<hcname>"}, 1, {}, DeleteHealthCheck);
+    add("create-rule",
+        {"<name>"},
+        1,
+        {{"-e", 0, 0}, {"-p", 0, 0}, {"-i"}, {"-m"}, {"-h"}, {"-t"}, {"-o"}},
+        CreateRule,
+        ShowRules,
+        30);
+    add("delete-rule", {"<name>"}, 1, {}, [](Cmd& c) {
+        c.Ref<AdcIlbadmRule>(ILB::RULE, c.Operand(0), "rule");
+        c.GetStore().Remove(ILB::RULE, c.Operand(0));
+    });
+    add("enable-rule", {"[<name>", "...]"}, 0, {}, [](Cmd& c) { EnableRules(c, true); });
+    add("disable-rule", {"[<name>", "...]"}, 0, {}, [](Cmd& c) { EnableRules(c, false); });
+}
+
+} // namespace
+
+AdcConfigLanguage&
+AdcIlbadmCommands::GetLanguage()
+{
+    static AdcConfigLanguage language = [] {
+        AdcConfigLanguage::Syntax syntax;
+        syntax.name = "ilbadm";
+        syntax.continuation = true;
+        syntax.parameterCase = AdcText::EXACT; // getopt(3) options: "-e" is not "-E"
+        AdcConfigLanguage l(syntax);
+        RegisterCommands(l);
+        return l;
+    }();
+    return language;
+}
+
+} // namespace ns3

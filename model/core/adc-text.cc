@@ -1,0 +1,73 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "adc-text.h"
+
+namespace ns3
+{
+
+std::string
+AdcText::ToUpper(std::string s)
+{
+    for (char& c : s)
+    {
+        if (c >= 'a' && c <= 'z')
+        {
+            c = static_cast<char>(c - 'a' + 'A');
+        }
+    }
+    return s;
+}
+
+std::string
+AdcText::ToLower(std::string s)
+{
+    for (char& c : s)
+    {
+        if (c >= 'A' && c <= 'Z')
+        {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return s;
+}
+
+std::string
+AdcText::Trim(const std::string& s)
+{
+    const char* space = " \t\r\n";
+    const std::size_t first = s.find_first_not_of(space);
+    if (first == std::string::npos)
+    {
+        return "";
+    }
+    return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+bool
+AdcText::EqualsNoCase(const std::string& a, const std::string& b)
+{
+    return a.size() == b.size() && ToUpper(a) == ToUpper(b);
+}
+
+bool
+AdcText::Equals(const std::string& a, const std::string& b, Case rule)
+{
+    return rule == EXACT ? a == b : EqualsNoCase(a, b);
+}
+
+int
+AdcText::Find(const std::string& word, const std::vector<std::string>& list, Case rule)
+{
+    for (std::size_t i = 0; i < list.size(); ++i)
+    {
+        if (Equals(word, list[i], rule))
+        {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+} // namespace ns3

@@ -1,0 +1,783 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "adc-virtual-server.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-lb-method-registry.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AdcVirtualServer");
+
+NS_OBJECT_ENSURE_REGISTERED(AdcBindingPolicy);
+NS_OBJECT_ENSURE_REGISTERED(AdcVirtualServer);
+
+namespace
+{
+
+/// AdcLbMethod's default hash seed, so a virtual server hashes as a bare method does.
+constexpr uint64_t kDefaultHashSeed = 0x5a17ad0c0ffee123ULL;
+/// Persistence timeouts NetScaler allows, in minutes.
+constexpr uint32_t kMaxTimeout = 1440;
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// AdcBindingPolicy
+
+TypeId
+AdcBindingPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::AdcBindingPolicy")
+            .SetParent<Object>()
+            .SetGroupName("Adc")
+            .AddAttribute("Name",
+                          "The policy's name, shown in traces (\"policy <name>\").",
+                          StringValue("policy"),
+                          MakeStringAccessor(&AdcBindingPolicy::m_name),
+                          MakeStringChecker())
+            .AddAttribute("Priority",
+                          "Evaluation order: lower first, as NetScaler's policy priorities.",
+                          UintegerValue(100),
+                          MakeUintegerAccessor(&AdcBindingPolicy::m_priority),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+AdcBindingPolicy::AdcBindingPolicy() = default;
+
+AdcBindingPolicy::~AdcBindingPolicy() = default;
+
+const std::string&
+AdcBindingPolicy::GetName() const
+{
+    return m_name;
+}
+
+uint32_t
+AdcBindingPolicy::GetPriority() const
+{
+    return m_priority;
+}
+
+// ---------------------------------------------------------------------------------------------
+// AdcVirtualServer
+
+TypeId
+AdcVirtualServer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::AdcVirtualServer")
+            .SetParent<Object>()
+            .SetGroupName("Adc")
+            .AddConstructor<AdcVirtualServer>()
+            .AddAttribute("HashSeed",
+                          "Seed of the LB method's hashes (AdcLbMethod's HashSeed).",
+                          UintegerValue(kDefaultHashSeed),
+                          MakeUintegerAccessor(&AdcVirtualServer::m_hashSeed),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("LbMethod",
+                          "The LB method, by NetScaler name (-lbMethod; NetScaler's default is "
+                          "LEASTCONNECTION).",
+                          StringValue("LEASTCONNECTION"),
+                          MakeStringAccessor(&AdcVirtualServer::SetLbMethod,
+                                             &AdcVirtualServer::GetLbMethodName),
+                          MakeStringChecker())
+            .AddAttribute("PersistenceType",
+                          "NONE, SOURCEIP, COOKIEINSERT or SSLSESSION (-persistenceType).",
+                          StringValue("NONE"),
+                          MakeStringAccessor(&AdcVirtualServer::SetPersistenceType),
+                          MakeStringChecker())
+            .AddAttribute("Timeout",
+                          "Persistence timeout in minutes (-timeout, default 2; 2..1440, or "
+                          "0..1440 for COOKIEINSERT where 0 is a session cookie).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&AdcVirtualServer::m_timeout),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "AdminState",
+                "ENABLED, or DISABLED (traffic goes to the backup virtual server).",
+                EnumValue(AdcService::ENABLED),
+                MakeEnumAccessor(&AdcVirtualServer::SetAdminState,
+                                 &AdcVirtualServer::GetAdminState),
+                MakeEnumChecker(AdcService::ENABLED, "ENABLED", AdcService::DISABLED, "DISABLED"))
+            .AddTraceSource("Selection",
+                            "A request or new flow passed through the virtual server: the "
+                            "service chosen and how.",
+                            MakeTraceSourceAccessor(&AdcVirtualServer::m_selectionTrace),
+                            "ns3::AdcVirtualServer::SelectionTracedCallback")
+            .AddTraceSource("StateChange",
+                            "The effective state (UP, DOWN, OUT OF SERVICE) changed.",
+                            MakeTraceSourceAccessor(&AdcVirtualServer::m_stateTrace),
+                            "ns3::AdcVirtualServer::StateChangeTracedCallback");
+    return tid;
+}
+
+AdcVirtualServer::AdcVirtualServer()
+    : m_hashSeed(kDefaultHashSeed),
+      m_table(CreateObject<AdcPersistenceTable>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+AdcVirtualServer::~AdcVirtualServer()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+AdcVirtualServer::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    // What this virtual server listens to may outlive it.
+    for (std::size_t i = 0; i < m_members.size(); ++i)
+    {
+        DropMember(i);
+    }
+    for (const Binding& b : m_bindings)
+    {
+        if (b.group)
+        {
+            b.group->TraceDisconnectWithoutContext(
+                "MemberChange",
+                MakeCallback(&AdcVirtualServer::GroupMemberChanged, this));
+        }
+    }
+    for (const Child& c : m_children)
+    {
+        c.binding.vserver->TraceDisconnectWithoutContext(
+            "StateChange",
+            MakeCallback(&AdcVirtualServer::ChildStateChanged, this));
+    }
+    m_members.clear();
+    m_bindings.clear();
+    m_children.clear();
+    m_backup = nullptr;
+    m_lb = nullptr;
+    m_table = nullptr;
+    Object::DoDispose();
+}
+
+void
+AdcVirtualServer::Configure(const std::string& name,
+                            const std::string& serviceType,
+                            const AdcIpAddress& vip,
+                            uint16_t port)
+{
+    m_serviceType = AdcService::CheckServiceType(serviceType, "AdcVirtualServer '" + name + "'");
+    m_name = name;
+    m_vip = vip;
+    m_port = port;
+}
+
+const std::string&
+AdcVirtualServer::GetName() const
+{
+    return m_name;
+}
+
+const std::string&
+AdcVirtualServer::GetServiceType() const
+{
+    return m_serviceType;
+}
+
+const AdcIpAddress&
+AdcVirtualServer::GetVip() const
+{
+    return m_vip;
+}
+
+uint16_t
+AdcVirtualServer::GetPort() const
+{
+    return m_port;
+}
+
+void
+AdcVirtualServer::SetLbMethod(const std::string& name)
+{
+    const std::string canonical =
+        AdcLbMethodRegistry::Resolve(name,
+                                     {AdcLbMethodRegistry::NETSCALER, 0, {}},
+                                     "AdcVirtualServer '" + m_name + "'",
+                                     "lbMethod");
+    Ptr<AdcLbMethod> lb = AdcLbMethodRegistry::Create(canonical, AdcLbMethodRegistry::NETSCALER);
+    lb->SetHashSeed(m_hashSeed);
+    // Same members in the same order: back-end indices, hence persistence entries, stay valid.
+    for (const Member& m : m_members)
+    {
+        lb->AddBackend(MakeBackend(m));
+    }
+    m_lb = lb;
+    m_lbMethodName = canonical;
+}
+
+std::string
+AdcVirtualServer::GetLbMethodName() const
+{
+    return m_lbMethodName;
+}
+
+Ptr<AdcLbMethod>
+AdcVirtualServer::GetLbMethod() const
+{
+    return m_lb;
+}
+
+void
+AdcVirtualServer::SetPersistenceType(const std::string& type)
+{
+    m_persistence = AdcPersistenceTypeFromString(type);
+}
+
+AdcPersistenceType
+AdcVirtualServer::GetPersistenceType() const
+{
+    return m_persistence;
+}
+
+Ptr<AdcPersistenceTable>
+AdcVirtualServer::GetPersistenceTable() const
+{
+    return m_table;
+}
+
+void
+AdcVirtualServer::SetAdminState(AdminState state)
+{
+    m_adminState = state;
+    UpdateState();
+}
+
+AdcVirtualServer::AdminState
+AdcVirtualServer::GetAdminState() const
+{
+    return m_adminState;
+}
+
+void
+AdcVirtualServer::Validate() const
+{
+    const std::string who = "AdcVirtualServer '" + m_name + "'";
+    if (m_persistence == AdcPersistenceType::NONE)
+    {
+        return;
+    }
+    // NetScaler's SSL service type is what the support matrix calls HTTPS.
+    AdcPersistenceTable::CheckSupported(m_persistence,
+                                        m_serviceType == "SSL" ? "HTTPS" : m_serviceType);
+    const uint32_t min = m_persistence == AdcPersistenceType::COOKIEINSERT ? 0 : 2;
+    if (m_timeout < min || m_timeout > kMaxTimeout)
+    {
+        throw AdcConfigError(who + ": timeout " + std::to_string(m_timeout) +
+                             " is out of range for persistence type " +
+                             AdcPersistenceTypeToString(m_persistence) + "; allowed " +
+                             std::to_string(min) + ".." + std::to_string(kMaxTimeout) + " minutes");
+    }
+}
+
+AdcBackend
+AdcVirtualServer::MakeBackend(const Member& member) const
+{
+    AdcBackend b;
+    b.name = member.service->GetName();
+    b.address = member.service->GetAddress();
+    b.port = member.service->GetPort();
+    b.weight = member.weight != 0 ? member.weight : member.service->GetWeight();
+    b.up = false; // SyncBackends decides, from the service's state
+    return b;
+}
+
+int32_t
+AdcVirtualServer::FindMember(const Ptr<AdcService>& service) const
+{
+    for (std::size_t i = 0; i < m_members.size(); ++i)
+    {
+        if (m_members[i].service == service)
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+void
+AdcVirtualServer::AddMember(Ptr<AdcService> service, uint32_t weight, const std::string& group)
+{
+    // A back-end is its name to the LB method (hashes key on it), and the method cannot drop
+    // one: a service bound again, or another one of the same name, takes the same index.
+    int32_t known = -1;
+    for (std::size_t i = 0; i < m_members.size(); ++i)
+    {
+        const Member& m = m_members[i];
+        if (m.service == service || m.service->GetName() == service->GetName())
+        {
+            known = static_cast<int32_t>(i);
+        }
+    }
+    if (known >= 0 && m_members[known].bound)
+    {
+        throw AdcConfigError("AdcVirtualServer '" + m_name + "': service '" + service->GetName() +
+                             "' is bound already");
+    }
+    const Member member{service, weight, group, true};
+    if (known >= 0)
+    {
+        m_lb->SetBackendWeight(known, weight != 0 ? weight : service->GetWeight());
+        m_members[known] = member;
+    }
+    else
+    {
+        m_lb->AddBackend(MakeBackend(member)); // may throw: nothing changed yet
+        m_members.push_back(member);
+    }
+    service->TraceConnectWithoutContext("StateChange",
+                                        MakeCallback(&AdcVirtualServer::MemberStateChanged, this));
+    UpdateState();
+}
+
+void
+AdcVirtualServer::DropMember(std::size_t index)
+{
+    Member& m = m_members[index];
+    if (!m.bound)
+    {
+        return;
+    }
+    m.bound = false;
+    m.service->TraceDisconnectWithoutContext(
+        "StateChange",
+        MakeCallback(&AdcVirtualServer::MemberStateChanged, this));
+    if (m_lb)
+    {
+        m_lb->SetBackendUp(index, false);
+    }
+    if (m_table)
+    {
+        m_table->RemoveTarget(index);
+    }
+}
+
+void
+AdcVirtualServer::BindService(Ptr<AdcService> service, uint32_t weight)
+{
+    NS_LOG_FUNCTION(this << service->GetName() << weight);
+    if (weight != 0)
+    {
+        AdcService::CheckWeight(weight,
+                                "AdcVirtualServer '" + m_name + "': bind " + service->GetName());
+    }
+    AddMember(service, weight, "");
+    m_bindings.push_back({service->GetName(), weight, nullptr});
+}
+
+void
+AdcVirtualServer::BindServiceGroup(Ptr<AdcServiceGroup> group)
+{
+    NS_LOG_FUNCTION(this << group->GetName());
+    for (const Binding& b : m_bindings)
+    {
+        if (b.name == group->GetName())
+        {
+            throw AdcConfigError("AdcVirtualServer '" + m_name + "': service group '" + b.name +
+                                 "' is bound already");
+        }
+    }
+    for (const Ptr<AdcService>& s : group->GetMembers())
+    {
+        AddMember(s, 0, group->GetName());
+    }
+    group->TraceConnectWithoutContext("MemberChange",
+                                      MakeCallback(&AdcVirtualServer::GroupMemberChanged, this));
+    m_bindings.push_back({group->GetName(), 0, group});
+}
+
+bool
+AdcVirtualServer::Unbind(const std::string& name)
+{
+    for (auto it = m_bindings.begin(); it != m_bindings.end(); ++it)
+    {
+        if (it->name != name)
+        {
+            continue;
+        }
+        for (std::size_t i = 0; i < m_members.size(); ++i)
+        {
+            const Member& m = m_members[i];
+            if (m.bound &&
+                (it->group ? m.group == name : m.group.empty() && m.service->GetName() == name))
+            {
+                DropMember(i);
+            }
+        }
+        if (it->group)
+        {
+            it->group->TraceDisconnectWithoutContext(
+                "MemberChange",
+                MakeCallback(&AdcVirtualServer::GroupMemberChanged, this));
+        }
+        m_bindings.erase(it);
+        UpdateState();
+        return true;
+    }
+    return false;
+}
+
+std::vector<AdcVirtualServer::ServiceBinding>
+AdcVirtualServer::GetServiceBindings() const
+{
+    std::vector<ServiceBinding> out;
+    for (const Binding& b : m_bindings)
+    {
+        out.push_back({b.name, b.weight, b.group != nullptr});
+    }
+    return out;
+}
+
+bool
+AdcVirtualServer::Reaches(const AdcVirtualServer* target) const
+{
+    if (this == target)
+    {
+        return true;
+    }
+    for (const Child& c : m_children)
+    {
+        if (c.binding.vserver->Reaches(target))
+        {
+            return true;
+        }
+    }
+    return m_backup && m_backup->Reaches(target);
+}
+
+void
+AdcVirtualServer::BindVServer(Ptr<AdcVirtualServer> vserver, Ptr<AdcBindingPolicy> policy)
+{
+    NS_LOG_FUNCTION(this << vserver->GetName());
+    if (vserver->Reaches(this))
+    {
+        throw AdcConfigError("AdcVirtualServer '" + m_name + "': binding '" + vserver->GetName() +
+                             "' under it would make a cycle");
+    }
+    m_children.push_back({{vserver, policy}, m_childOrder++});
+    // Policies by priority, ties in binding order; default targets (no policy) last.
+    std::stable_sort(m_children.begin(), m_children.end(), [](const Child& a, const Child& b) {
+        const Ptr<AdcBindingPolicy>& pa = a.binding.policy;
+        const Ptr<AdcBindingPolicy>& pb = b.binding.policy;
+        if (!pa || !pb)
+        {
+            return pa && !pb;
+        }
+        return pa->GetPriority() < pb->GetPriority();
+    });
+    vserver->TraceConnectWithoutContext("StateChange",
+                                        MakeCallback(&AdcVirtualServer::ChildStateChanged, this));
+    UpdateState();
+}
+
+bool
+AdcVirtualServer::UnbindVServer(const std::string& name)
+{
+    const auto gone =
+        std::stable_partition(m_children.begin(), m_children.end(), [&name](const Child& c) {
+            return c.binding.vserver->GetName() != name;
+        });
+    if (gone == m_children.end())
+    {
+        return false;
+    }
+    // Every binding of that virtual server goes, so one disconnection (of all) is right.
+    gone->binding.vserver->TraceDisconnectWithoutContext(
+        "StateChange",
+        MakeCallback(&AdcVirtualServer::ChildStateChanged, this));
+    m_children.erase(gone, m_children.end());
+    UpdateState();
+    return true;
+}
+
+std::vector<AdcVirtualServer::VServerBinding>
+AdcVirtualServer::GetVServerBindings() const
+{
+    std::vector<VServerBinding> out;
+    for (const Child& c : m_children)
+    {
+        out.push_back(c.binding);
+    }
+    return out;
+}
+
+void
+AdcVirtualServer::SetBackupVServer(Ptr<AdcVirtualServer> backup)
+{
+    if (backup && backup->Reaches(this))
+    {
+        throw AdcConfigError("AdcVirtualServer '" + m_name + "': backup virtual server '" +
+                             backup->GetName() +
+                             "' leads back to it; backups must not chain "
+                             "into a cycle");
+    }
+    m_backup = backup;
+}
+
+Ptr<AdcVirtualServer>
+AdcVirtualServer::GetBackupVServer() const
+{
+    return m_backup;
+}
+
+AdcVirtualServer::State
+AdcVirtualServer::GetState() const
+{
+    if (m_adminState == AdcService::DISABLED)
+    {
+        return State::OUT_OF_SERVICE;
+    }
+    for (const Member& m : m_members)
+    {
+        if (m.bound && m.service->IsUp())
+        {
+            return State::UP;
+        }
+    }
+    for (const Child& c : m_children)
+    {
+        if (c.binding.vserver->GetState() == State::UP)
+        {
+            return State::UP;
+        }
+    }
+    return State::DOWN;
+}
+
+void
+AdcVirtualServer::UpdateState()
+{
+    AdcService::ReportState(m_name, GetState(), m_reported, m_stateTrace);
+}
+
+void
+AdcVirtualServer::MemberStateChanged(const std::string& /* name */,
+                                     AdcService::State /* oldState */,
+                                     AdcService::State /* newState */)
+{
+    UpdateState();
+}
+
+void
+AdcVirtualServer::ChildStateChanged(const std::string& /* name */,
+                                    State /* oldState */,
+                                    State /* newState */)
+{
+    UpdateState();
+}
+
+void
+AdcVirtualServer::GroupMemberChanged(const std::string& group,
+                                     const std::string& member,
+                                     bool added)
+{
+    for (const Binding& b : m_bindings)
+    {
+        if (b.group && b.name == group && added)
+        {
+            for (const Ptr<AdcService>& s : b.group->GetMembers())
+            {
+                if (s->GetName() == member)
+                {
+                    AddMember(s, 0, group);
+                }
+            }
+        }
+    }
+    for (std::size_t i = 0; i < m_members.size() && !added; ++i)
+    {
+        if (m_members[i].group == group && m_members[i].service->GetName() == member)
+        {
+            DropMember(i);
+        }
+    }
+    UpdateState();
+}
+
+void
+AdcVirtualServer::SyncBackends()
+{
+    for (std::size_t i = 0; i < m_members.size(); ++i)
+    {
+        const Member& m = m_members[i];
+        m_lb->SetBackendUp(i, m.bound && m.service->IsUp() && m.service->HasCapacity());
+    }
+}
+
+AdcSelection
+AdcVirtualServer::Select(const AdcLbContext& ctx, Time now)
+{
+    if (m_persistence == AdcPersistenceType::SOURCEIP)
+    {
+        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+        return DoSelect(ctx, now, &key);
+    }
+    return DoSelect(ctx, now, nullptr);
+}
+
+AdcSelection
+AdcVirtualServer::Select(const AdcLbContext& ctx, Time now, const AdcPersistenceKey& key)
+{
+    return DoSelect(ctx, now, m_persistence == AdcPersistenceType::NONE ? nullptr : &key);
+}
+
+AdcSelection
+AdcVirtualServer::Done(const AdcLbContext& ctx, AdcSelection sel)
+{
+    if (!sel.service)
+    {
+        sel.how = "none";
+        ++m_failures;
+    }
+    m_selectionTrace(ctx.flow, m_name, sel.service ? sel.service->GetName() : "", sel.how);
+    return sel;
+}
+
+AdcSelection
+AdcVirtualServer::DoSelect(const AdcLbContext& ctx, Time now, const AdcPersistenceKey* key)
+{
+    Validate();
+    AdcSelection sel;
+    auto viaBackup = [&]() {
+        if (m_backup)
+        {
+            ++m_backupSelections;
+            sel = m_backup->Select(ctx, now);
+            sel.how = "backup";
+        }
+        return Done(ctx, sel);
+    };
+    if (GetState() != State::UP)
+    {
+        return viaBackup();
+    }
+    for (const Child& c : m_children)
+    {
+        const VServerBinding& b = c.binding;
+        if (b.policy && b.vserver->GetState() == State::UP && b.policy->Match(ctx))
+        {
+            sel = b.vserver->Select(ctx, now);
+            if (sel.service)
+            {
+                sel.how = "policy " + b.policy->GetName();
+                return Done(ctx, sel);
+            }
+        }
+    }
+    SyncBackends();
+    std::optional<uint32_t> index;
+    if (key)
+    {
+        index = m_table->Lookup(*key, now);
+        if (index && !m_lb->GetBackend(*index).up)
+        {
+            index.reset(); // its service is down, full or unbound: choose again
+        }
+        m_persistenceHits += index ? 1 : 0;
+        sel.how = "persistence";
+    }
+    if (!index)
+    {
+        const int32_t chosen = m_lb->Select(ctx);
+        if (chosen >= 0)
+        {
+            index = static_cast<uint32_t>(chosen);
+            sel.how = "method";
+            if (key)
+            {
+                // A session cookie (COOKIEINSERT, timeout 0) has no expiry: a century.
+                const Time timeout = m_timeout == 0 ? Hours(24 * 365 * 100) : Minutes(m_timeout);
+                m_table->Insert(*key, *index, now, timeout);
+            }
+        }
+    }
+    if (index)
+    {
+        ++m_hits;
+        sel.service = m_members[*index].service;
+        sel.service->CountSelection();
+        sel.vserver = this;
+        return Done(ctx, sel);
+    }
+    for (const Child& c : m_children)
+    {
+        const VServerBinding& b = c.binding;
+        if (!b.policy && b.vserver->GetState() == State::UP)
+        {
+            sel = b.vserver->Select(ctx, now);
+            if (sel.service)
+            {
+                sel.how = "default";
+                return Done(ctx, sel);
+            }
+        }
+    }
+    return viaBackup();
+}
+
+void
+AdcVirtualServer::ConnectionOpened(Ptr<AdcService> service)
+{
+    const int32_t i = FindMember(service);
+    if (i >= 0)
+    {
+        m_lb->ConnectionOpened(i);
+        service->ConnectionOpened();
+    }
+}
+
+void
+AdcVirtualServer::ConnectionClosed(Ptr<AdcService> service)
+{
+    const int32_t i = FindMember(service);
+    if (i >= 0)
+    {
+        m_lb->ConnectionClosed(i);
+        service->ConnectionClosed();
+    }
+}
+
+uint64_t
+AdcVirtualServer::GetHits() const
+{
+    return m_hits;
+}
+
+uint64_t
+AdcVirtualServer::GetPersistenceHits() const
+{
+    return m_persistenceHits;
+}
+
+uint64_t
+AdcVirtualServer::GetBackupSelections() const
+{
+    return m_backupSelections;
+}
+
+uint64_t
+AdcVirtualServer::GetFailures() const
+{
+    return m_failures;
+}
+
+} // namespace ns3

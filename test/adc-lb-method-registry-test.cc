@@ -1,0 +1,322 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of the one registry of load-balancing method names (AdcLbMethodRegistry): NetScaler's
+ * names are canonical, ilbadm's are aliases of the same objects, subjects add their own, and
+ * every setting gets the same error text listing what its vocabulary allows.
+ */
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-http-message.h"
+#include "ns3/adc-lb-method-registry.h"
+#include "ns3/adc-lb-method.h"
+#include "ns3/adc-policy-routing.h"
+#include "ns3/ipv4-address.h"
+
+#include <gtest/gtest.h>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using Registry = AdcLbMethodRegistry;
+
+/// \return the message of the AdcConfigError \p f throws ("" when it throws none)
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const AdcConfigError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/// \return true when \p text contains \p word
+bool
+Has(const std::string& text, const std::string& word)
+{
+    return text.find(word) != std::string::npos;
+}
+
+/// Adds \p n back-ends "S0".."S<n-1>" to \p m.
+void
+AddBackends(Ptr<AdcLbMethod> m, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        AdcBackend b;
+        b.name = "S" + std::to_string(i);
+        b.address = Ipv4Address(0x0a000100 + i);
+        m->AddBackend(b);
+    }
+}
+
+/// \return flow \p i: client, port and VIP all vary
+AdcLbContext
+Flow(uint32_t i)
+{
+    AdcLbContext c;
+    c.flow = AdcFlowKey(Ipv4Address(0x0b000000 + i * 7),
+                        Ipv4Address(0xc0a80000 + i % 97),
+                        static_cast<uint16_t>(1024 + i),
+                        80,
+                        AdcFlowKey::PROTO_TCP);
+    return c;
+}
+
+/**
+ * A subject's method, defined outside the core: a hash of one request header (the request
+ * head travels in the context), the client IP at L4.
+ */
+class TestHeaderHashLb : public AdcRendezvousHashLb
+{
+  public:
+    std::string GetMethodName() const override
+    {
+        return "TESTHEADERHASH";
+    }
+
+  protected:
+    uint64_t KeyHash(const AdcLbContext& ctx) const override
+    {
+        const auto user = ctx.request ? ctx.request->GetHeader("X-User") : std::nullopt;
+        return user ? AdcHash::String(*user, GetHashSeed())
+                    : AdcHash::Address(ctx.flow.src, GetHashSeed());
+    }
+};
+
+/**
+ * A GSLB-like method of a subject: the back-end whose index is the last byte of the client's
+ * LDNS address modulo the back-ends (the LDNS address travels in the context).
+ */
+class TestLdnsLb : public AdcLbMethod
+{
+  public:
+    std::string GetMethodName() const override
+    {
+        return "TESTLDNS";
+    }
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override
+    {
+        return ctx.ldns.IsNone()
+                   ? 0
+                   : static_cast<int32_t>((ctx.ldns.GetIpv4().Get() & 0xff) % GetNBackends());
+    }
+};
+
+/// Registers the two test methods for one test and removes them after it (the registry is
+/// global; other tests list every method).
+class AdcLbMethodRegistryTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        Registry::Register(
+            "TESTHEADERHASH",
+            [] { return Ptr<AdcLbMethod>(CreateObject<TestHeaderHashLb>()); },
+            Registry::USES_REQUEST);
+        Registry::Register(
+            "TESTLDNS",
+            [] { return Ptr<AdcLbMethod>(CreateObject<TestLdnsLb>()); },
+            Registry::USES_LDNS);
+    }
+
+    void TearDown() override
+    {
+        Registry::Unregister("TESTHEADERHASH");
+        Registry::Unregister("TESTLDNS");
+    }
+};
+
+} // namespace
+
+// REQ: ILB-02 (an ILB rule's algorithm, in ilbadm's words, is the same method as NetScaler's)
+TEST(AdcLbMethodRegistry, IlbadmAliasesAreTheSameMethodsAndChoices)
+{
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"roundrobin", "ROUNDROBIN"},
+        {"hash-ip", "SOURCEIPHASH"},
+        {"hash-ip-port", "SRCIPSRCPORTHASH"},
+        {"hash-ip-vip", "SRCIPDESTIPHASH"}};
+    EXPECT_EQ(Registry::GetNames(Registry::ILBADM),
+              (std::vector<std::string>{"roundrobin", "hash-ip", "hash-ip-port", "hash-ip-vip"}));
+    for (const auto& [alias, canonical] : pairs)
+    {
+        Ptr<AdcLbMethod> a = Registry::Create(alias, Registry::ILBADM);
+        Ptr<AdcLbMethod> n = Registry::Create(canonical, Registry::NETSCALER);
+        EXPECT_EQ(a->GetInstanceTypeId(), n->GetInstanceTypeId()) << alias;
+        EXPECT_EQ(a->GetMethodName(), canonical) << alias;
+        EXPECT_EQ(Registry::GetAlias(canonical, Registry::ILBADM), alias);
+        AddBackends(a, 5);
+        AddBackends(n, 5);
+        std::set<int32_t> used;
+        for (uint32_t i = 0; i < 300; ++i)
+        {
+            const int32_t k = a->Select(Flow(i));
+            EXPECT_EQ(k, n->Select(Flow(i))) << alias << " flow " << i;
+            used.insert(k);
+        }
+        EXPECT_EQ(used.size(), 5u) << alias; // the comparison is not between constant choices
+    }
+    // ilbadm has no word for weighted round robin: nothing to print it back with.
+    EXPECT_EQ(Registry::GetAlias("WEIGHTEDROUNDROBIN", Registry::ILBADM), "");
+}
+
+// REQ: ILB-02
+TEST(AdcLbMethodRegistry, CaseRulesPerVocabulary)
+{
+    // NetScaler's CLI takes any case; so does ilbadm (i_val_from_str compares with strncasecmp).
+    EXPECT_EQ(Registry::Create("roundRobin", Registry::NETSCALER)->GetMethodName(), "ROUNDROBIN");
+    EXPECT_EQ(Registry::Create("HASH-IP-PORT", Registry::ILBADM)->GetMethodName(),
+              "SRCIPSRCPORTHASH");
+    // Each vocabulary knows only its own words.
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("hash-ip", Registry::NETSCALER); }),
+                    "'hash-ip' is not one of"));
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("SOURCEIPHASH", Registry::ILBADM); }),
+                    "'SOURCEIPHASH' is not one of"));
+    // A vocabulary with exact case (a subject's JSON API, say) takes only its own spelling.
+    Registry::AddVocabulary("test-exact", AdcText::EXACT);
+    Registry::AddAlias("test-exact", "rr", "ROUNDROBIN");
+    EXPECT_EQ(Registry::Create("rr", "test-exact")->GetMethodName(), "ROUNDROBIN");
+    const std::string msg = ErrorOf([] { Registry::Create("RR", "test-exact"); });
+    EXPECT_TRUE(Has(msg, "'RR' is not one of rr")) << msg;
+    // Adding the same word twice is refused, in the vocabulary's case rule.
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::AddAlias("test-exact", "rr", "MAGLEV"); }),
+                    "already an alias of ROUNDROBIN"));
+    EXPECT_NO_THROW(Registry::AddAlias("test-exact", "RR", "MAGLEV"));
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::AddAlias(Registry::ILBADM, "HASH-IP", "MAGLEV"); }),
+                    "already an alias of SOURCEIPHASH"));
+    Registry::RemoveVocabulary("test-exact");
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("rr", "test-exact"); }), "vocabulary"));
+}
+
+// REQ: ILB-02
+TEST(AdcLbMethodRegistry, UnknownNameListsThatVocabularysNames)
+{
+    const std::string ilb = ErrorOf([] { Registry::Create("leastconn", Registry::ILBADM); });
+    EXPECT_EQ(ilb,
+              "AdcLbMethodRegistry: ilbadm method 'leastconn' is not one of roundrobin, hash-ip, "
+              "hash-ip-port, hash-ip-vip");
+    const std::string ns = ErrorOf([] { Registry::Create("FASTEST", Registry::NETSCALER); });
+    EXPECT_TRUE(Has(ns, "NetScaler method 'FASTEST' is not one of ROUNDROBIN,")) << ns;
+    for (const std::string& name : Registry::GetNames(Registry::NETSCALER))
+    {
+        EXPECT_TRUE(Has(ns, name)) << name;
+    }
+    EXPECT_FALSE(Has(ns, "hash-ip")) << ns;
+    // A setting that needs a trait lists only the methods that have it, with its reason.
+    const std::string hashOnly = ErrorOf([] {
+        Registry::Resolve("ROUNDROBIN",
+                          {Registry::NETSCALER, Registry::FLOW_HASH, {}},
+                          "Owner",
+                          "method",
+                          "it must hash");
+    });
+    EXPECT_EQ(hashOnly,
+              "Owner: method 'ROUNDROBIN' is not one of SOURCEIPHASH, SRCIPSRCPORTHASH, "
+              "SRCIPDESTIPHASH, DESTINATIONIPHASH, MAGLEV: it must hash");
+    // A subject may limit a setting to some methods (the CRD lower tier's cache methods).
+    const Registry::Query cache{Registry::NETSCALER,
+                                0,
+                                {"URLHASH", "ROUNDROBIN", "LEASTCONNECTION", "DESTINATIONIPHASH"}};
+    EXPECT_EQ(Registry::Resolve("urlhash", cache, "t", "m"), "URLHASH");
+    EXPECT_EQ(ErrorOf([&] {
+                  Registry::Resolve("MAGLEV", cache, "CrdLowerTierAppliance", "CacheLbMethod");
+              }),
+              "CrdLowerTierAppliance: CacheLbMethod 'MAGLEV' is not one of ROUNDROBIN, "
+              "LEASTCONNECTION, URLHASH, DESTINATIONIPHASH");
+    // An unknown vocabulary names the vocabularies.
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("ROUNDROBIN", "f5"); }),
+                    "vocabulary 'f5' is not one of NetScaler, ilbadm"));
+}
+
+// REQ: CRD-03 (the upper tier balances sessionlessly: only hash methods of header fields)
+TEST(AdcLbMethodRegistry, PolicyRoutingBalanceMethodsComeFromTheRegistry)
+{
+    EXPECT_EQ(AdcPolicyRouting::GetBalanceMethodNames(),
+              Registry::GetNames(Registry::ANY, Registry::FLOW_HASH));
+    for (const std::string& name : AdcPolicyRouting::GetBalanceMethodNames())
+    {
+        const std::string canonical =
+            Registry::Resolve(name, {Registry::ANY, Registry::FLOW_HASH, {}}, "t", "m");
+        EXPECT_TRUE(Registry::GetTraits(canonical) & Registry::FLOW_HASH) << name;
+    }
+}
+
+// REQ: GSLB-09 (a subject's method, e.g. RTT, is chosen by name like the core's)
+TEST_F(AdcLbMethodRegistryTest, SubjectRegistersMethodsWithoutCoreEdits)
+{
+    // Registered methods join the NetScaler vocabulary, case-insensitive like the core's.
+    Ptr<AdcLbMethod> m = Registry::Create("testHeaderHash", Registry::NETSCALER);
+    EXPECT_EQ(m->GetMethodName(), "TESTHEADERHASH");
+    const auto names = Registry::GetNames(Registry::NETSCALER);
+    EXPECT_EQ(names.back(), "TESTLDNS");
+    EXPECT_EQ(Registry::GetNames(Registry::NETSCALER, Registry::USES_LDNS),
+              std::vector<std::string>{"TESTLDNS"});
+    EXPECT_EQ(AdcLbMethod::Create("testldns")->GetMethodName(), "TESTLDNS");
+    EXPECT_TRUE(
+        Has(ErrorOf([] { Registry::Register("TESTLDNS", [] { return Ptr<AdcLbMethod>(); }); }),
+            "already registered"));
+
+    // The request head reaches the method: one user, one back-end, whatever the client IP.
+    AddBackends(m, 4);
+    std::set<int32_t> oneUser;
+    std::set<int32_t> manyUsers;
+    for (uint32_t i = 0; i < 200; ++i)
+    {
+        AdcHttpMessage req = AdcHttpMessage::MakeRequest("GET", "/");
+        req.SetHeader("X-User", "alice");
+        AdcLbContext c = Flow(i);
+        c.request = &req;
+        oneUser.insert(m->Select(c));
+        req.SetHeader("X-User", "user" + std::to_string(i));
+        manyUsers.insert(m->Select(c));
+    }
+    EXPECT_EQ(oneUser.size(), 1u);
+    EXPECT_EQ(manyUsers.size(), 4u);
+
+    // The LDNS address reaches the method.
+    Ptr<AdcLbMethod> g = Registry::Create("TESTLDNS", Registry::NETSCALER);
+    AddBackends(g, 3);
+    AdcLbContext c = Flow(1);
+    c.ldns = Ipv4Address("198.51.100.5");
+    EXPECT_EQ(g->Select(c), 2);
+    c.ldns = Ipv4Address("198.51.100.7");
+    EXPECT_EQ(g->Select(c), 1);
+
+    // A subject's own vocabulary names the subject's method.
+    Registry::AddVocabulary("test-gslb", AdcText::INSENSITIVE);
+    Registry::AddAlias("test-gslb", "ldns", "TESTLDNS");
+    EXPECT_EQ(Registry::Create("LDNS", "test-gslb")->GetMethodName(), "TESTLDNS");
+    Registry::RemoveVocabulary("test-gslb");
+}
+
+TEST_F(AdcLbMethodRegistryTest, UnregisterLeavesTheCoreAsItWas)
+{
+    Registry::Unregister("TESTLDNS");
+    EXPECT_TRUE(
+        Has(ErrorOf([] { Registry::Create("TESTLDNS", Registry::NETSCALER); }), "is not one of"));
+    Registry::Register(
+        "TESTLDNS",
+        [] { return Ptr<AdcLbMethod>(CreateObject<TestLdnsLb>()); },
+        Registry::USES_LDNS);
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::Unregister("NOSUCH"); }), "'NOSUCH'"));
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::RemoveVocabulary(Registry::ILBADM); }), "built-in"));
+    EXPECT_TRUE(Has(ErrorOf([] { Registry::AddAlias(Registry::ILBADM, "x", "NOSUCH"); }),
+                    "canonical method 'NOSUCH'"));
+    EXPECT_TRUE(
+        Has(ErrorOf([] { Registry::Register("TWO WORDS", [] { return Ptr<AdcLbMethod>(); }); }),
+            "single words"));
+}
