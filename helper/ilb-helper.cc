@@ -4,27 +4,18 @@
 
 #include "ilb-helper.h"
 
+#include "ilb-address-plan.h"
+
 #include "ns3/adc-config-error.h"
-#include "ns3/adc-isp-topology-helper.h"
+#include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/adc-stack-helper.h"
+#include "ns3/adc-text.h"
 #include "ns3/boolean.h"
 #include "ns3/csma-helper.h"
 #include "ns3/enum.h"
 #include "ns3/icmpv6-l4-protocol.h"
-#include "ns3/inet-socket-address.h"
-#include "ns3/inet6-socket-address.h"
-#include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-list-routing-helper.h"
-#include "ns3/ipv4-list-routing.h"
-#include "ns3/ipv4-routing-table-entry.h"
-#include "ns3/ipv4-static-routing-helper.h"
-#include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
-#include "ns3/ipv6-list-routing-helper.h"
-#include "ns3/ipv6-list-routing.h"
-#include "ns3/ipv6-routing-table-entry.h"
-#include "ns3/ipv6-static-routing-helper.h"
-#include "ns3/ipv6-static-routing.h"
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
@@ -45,177 +36,14 @@ NS_OBJECT_ENSURE_REGISTERED(IlbHelper);
 namespace
 {
 
-// The address plan (see IlbHelper's documentation).
-const Ipv4Address kClientBlock("10.1.0.0");
-const Ipv4Mask kClientBlockMask("255.255.0.0");
-const Ipv4Address kClientSideNet("10.0.0.0");
-const Ipv4Address kReturnNet("10.0.0.4");
-const Ipv4Mask kP2pMask("255.255.255.252");
-const Ipv4Address kLanNet("192.168.100.0");
-const Ipv4Mask kLanMask("255.255.255.0");
-const Ipv4Mask kHostMask("255.255.255.255");
-constexpr uint32_t kIlbHost = 1;
-constexpr uint32_t kServerHost0 = 11;
-constexpr uint32_t kServerRouterHost = 254;
-constexpr uint16_t kClientGroup6 = 1;      // fd00:0:1:i::/64 per client link
-constexpr uint16_t kClientSideSubnet6 = 1; // fd00:0:0:1::/64
-constexpr uint16_t kReturnSubnet6 = 2;     // fd00:0:0:2::/64
-constexpr uint16_t kLanSubnet6 = 0x100;    // fd00:0:0:100::/64
-
 constexpr uint32_t kMaxClients = 16384; // /30s in the client /16
 constexpr uint32_t kMaxServers = 64;
-constexpr int16_t kIlbPriority = 100;
-
-/// \return fd00:0:\p group:\p subnet::\p host
-Ipv6Address
-Addr6(uint16_t group, uint16_t subnet, uint32_t host)
-{
-    uint8_t b[16] = {0xfd, 0x00, 0x00, 0x00};
-    b[4] = static_cast<uint8_t>(group >> 8);
-    b[5] = static_cast<uint8_t>(group);
-    b[6] = static_cast<uint8_t>(subnet >> 8);
-    b[7] = static_cast<uint8_t>(subnet);
-    for (int i = 0; i < 4; ++i)
-    {
-        b[15 - i] = static_cast<uint8_t>(host >> (8 * i));
-    }
-    return Ipv6Address(b);
-}
-
-/// \return \p net + \p offset
-Ipv4Address
-Plus(Ipv4Address net, uint32_t offset)
-{
-    return Ipv4Address(net.Get() + offset);
-}
-
-Ptr<Ipv4StaticRouting>
-Static4(Ptr<Node> node)
-{
-    return Ipv4StaticRoutingHelper().GetStaticRouting(node->GetObject<Ipv4>());
-}
-
-Ptr<Ipv6StaticRouting>
-Static6(Ptr<Node> node)
-{
-    return Ipv6StaticRoutingHelper().GetStaticRouting(node->GetObject<Ipv6>());
-}
-
-/// \brief Give \p dev an IPv4 interface with \p addr and bring it up. \return its index
-uint32_t
-AddIface4(Ptr<NetDevice> dev, Ipv4Address addr, Ipv4Mask mask)
-{
-    // Addresses are set directly (not through Ipv4AddressHelper) so that several topologies
-    // can be built in one process without tripping the global address generator.
-    Ptr<Ipv4> ipv4 = dev->GetNode()->GetObject<Ipv4>();
-    int32_t i = ipv4->GetInterfaceForDevice(dev);
-    if (i < 0)
-    {
-        i = ipv4->AddInterface(dev);
-    }
-    ipv4->AddAddress(i, Ipv4InterfaceAddress(addr, mask));
-    ipv4->SetMetric(i, 1);
-    ipv4->SetUp(i);
-    return static_cast<uint32_t>(i);
-}
-
-/// \brief Give \p dev an IPv6 interface with \p addr (/64), bring it up. \return its index
-uint32_t
-AddIface6(Ptr<NetDevice> dev, Ipv6Address addr, bool forwarding)
-{
-    Ptr<Ipv6> ipv6 = dev->GetNode()->GetObject<Ipv6>();
-    int32_t i = ipv6->GetInterfaceForDevice(dev);
-    if (i < 0)
-    {
-        i = ipv6->AddInterface(dev);
-    }
-    ipv6->SetMetric(i, 1);
-    ipv6->SetUp(i);
-    ipv6->AddAddress(i, Ipv6InterfaceAddress(addr, Ipv6Prefix(64)));
-    ipv6->SetForwarding(i, forwarding);
-    return static_cast<uint32_t>(i);
-}
-
-/// \return the length of the longest prefix \p a and \p b share
-uint8_t
-CommonPrefix(const AdcIpAddress& a, const AdcIpAddress& b)
-{
-    const auto& x = a.GetBytes();
-    const auto& y = b.GetBytes();
-    uint8_t bits = 0;
-    for (std::size_t i = 0; i < a.GetLength(); ++i)
-    {
-        const uint8_t diff = x[i] ^ y[i];
-        if (diff == 0)
-        {
-            bits += 8;
-            continue;
-        }
-        for (int bit = 7; bit >= 0 && ((diff >> bit) & 1) == 0; --bit)
-        {
-            ++bits;
-        }
-        break;
-    }
-    return bits;
-}
 
 /// \return \p a as a big-endian byte string compared lexicographically: a <= b
 bool
 NotAfter(const AdcIpAddress& a, const AdcIpAddress& b)
 {
     return !(b < a);
-}
-
-/// \return true when \p a lies in \p net / \p len
-bool
-InPrefix(const AdcIpAddress& a, const AdcIpAddress& net, uint8_t len)
-{
-    return a.GetFamily() == net.GetFamily() && a.Masked(len) == net.Masked(len);
-}
-
-/// \return true when \p node owns \p a on any interface
-bool
-OwnsAddress(Ptr<Node> node, const AdcIpAddress& a)
-{
-    if (a.IsV4())
-    {
-        Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
-        return ipv4 && ipv4->GetInterfaceForAddress(a.GetIpv4()) >= 0;
-    }
-    Ptr<Ipv6> ipv6 = node->GetObject<Ipv6>();
-    return ipv6 && ipv6->GetInterfaceForAddress(a.GetIpv6()) >= 0;
-}
-
-/// \return \p node's default gateway in the family of \p like (the unset address if none)
-AdcIpAddress
-DefaultGateway(Ptr<Node> node, const AdcIpAddress& like)
-{
-    if (like.IsV4())
-    {
-        Ptr<Ipv4StaticRouting> s = Static4(node);
-        for (uint32_t i = 0; s && i < s->GetNRoutes(); ++i)
-        {
-            const Ipv4RoutingTableEntry r = s->GetRoute(i);
-            if (r.IsDefault() || (r.GetDest() == Ipv4Address::GetAny() &&
-                                  r.GetDestNetworkMask() == Ipv4Mask::GetZero()))
-            {
-                return r.GetGateway();
-            }
-        }
-        return AdcIpAddress();
-    }
-    Ptr<Ipv6StaticRouting> s = Static6(node);
-    for (uint32_t i = 0; s && i < s->GetNRoutes(); ++i)
-    {
-        const Ipv6RoutingTableEntry r = s->GetRoute(i);
-        if (r.IsDefault() || (r.GetDest() == Ipv6Address::GetAny() &&
-                              r.GetDestNetworkPrefix() == Ipv6Prefix::GetZero()))
-        {
-            return r.GetGateway();
-        }
-    }
-    return AdcIpAddress();
 }
 
 /// Take a server down (all interfaces but the loopback, both families).
@@ -245,117 +73,7 @@ FollowServer(Ptr<IlbAppliance> ilb,
     ilb->SetServerUp(rule, index, now != AdcHealthMonitor::State::DOWN);
 }
 
-std::string
-Numbered(const std::string& prefix, uint32_t i)
-{
-    return prefix + std::to_string(i + 1);
-}
-
 } // namespace
-
-// ---------------------------------------------------------------------------------------------
-// IlbTopology
-
-uint32_t
-IlbTopology::GetNClients() const
-{
-    return clients.GetN();
-}
-
-uint32_t
-IlbTopology::GetNServers() const
-{
-    return servers.GetN();
-}
-
-Address
-IlbTopology::GetVipSocketAddress() const
-{
-    if (vip.IsV6())
-    {
-        return Inet6SocketAddress(vip.GetIpv6(), vipPort);
-    }
-    return InetSocketAddress(vip.GetIpv4(), vipPort);
-}
-
-Address
-IlbTopology::GetServerSocketAddress(uint32_t i) const
-{
-    if (i >= serverAddresses.size())
-    {
-        throw AdcConfigError(
-            "IlbTopology: server " + std::to_string(i) +
-            " does not exist (NumServers = " + std::to_string(serverAddresses.size()) + ")");
-    }
-    const AdcIpAddress& a = serverAddresses[i];
-    if (a.IsV6())
-    {
-        return Inet6SocketAddress(a.GetIpv6(), serverPort);
-    }
-    return InetSocketAddress(a.GetIpv4(), serverPort);
-}
-
-Ptr<NetDevice>
-IlbTopology::GetIlbClientSideDevice() const
-{
-    return links.at("client-side").Get(1);
-}
-
-Ptr<NetDevice>
-IlbTopology::GetIlbServerLanDevice() const
-{
-    return links.at("server-lan").Get(0);
-}
-
-Ptr<NetDevice>
-IlbTopology::GetServerDevice(uint32_t i) const
-{
-    if (i >= servers.GetN())
-    {
-        throw AdcConfigError("IlbTopology: server " + std::to_string(i) +
-                             " does not exist (NumServers = " + std::to_string(servers.GetN()) +
-                             ")");
-    }
-    return links.at("server-lan").Get(1 + i);
-}
-
-std::string
-IlbTopology::NameOf(Ptr<Node> node) const
-{
-    auto it = names.find(node->GetId());
-    return it == names.end() ? std::string() : it->second;
-}
-
-std::vector<std::string>
-IlbTopology::GetLinkNames() const
-{
-    std::vector<std::string> out;
-    for (const auto& [name, devs] : links)
-    {
-        out.push_back(name);
-    }
-    return out;
-}
-
-void
-IlbTopology::EnablePcap(const std::string& prefix, const std::string& link) const
-{
-    auto it = links.find(link);
-    if (it == links.end())
-    {
-        throw AdcConfigError::NotOneOf("IlbTopology", "pcap link", link, GetLinkNames());
-    }
-    if (link == "server-lan")
-    {
-        // One promiscuous capture at the ILB's port sees every frame of the shared segment,
-        // DSR's rewritten destination MACs and the servers' direct responses included.
-        CsmaHelper csma;
-        csma.EnablePcap(prefix + "-" + link, it->second.Get(0), true);
-        return;
-    }
-    PointToPointHelper p2p;
-    p2p.EnablePcap(prefix + "-" + link, it->second);
-}
 
 // ---------------------------------------------------------------------------------------------
 // IlbHelper
@@ -586,10 +304,9 @@ IlbHelper::DoDispose()
 const std::vector<std::string>&
 IlbHelper::GetAlgorithmNames()
 {
-    static const std::vector<std::string> names{"roundrobin",
-                                                "hash-ip",
-                                                "hash-ip-port",
-                                                "hash-ip-vip"};
+    // ilbadm's names of the methods, as the registry spells them.
+    static const std::vector<std::string> names =
+        AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILBADM);
     return names;
 }
 
@@ -644,60 +361,6 @@ IlbHelper::EffectiveServerPort() const
     return m_serverPort == 0 ? m_vipPort : m_serverPort;
 }
 
-namespace
-{
-
-/// What ValidateSettings checks addresses against.
-using Prefixes = std::vector<std::pair<AdcIpAddress, uint8_t>>;
-
-/// \param v6 the family \return the helper's own subnets in that family
-Prefixes
-OwnSubnets(bool v6)
-{
-    if (v6)
-    {
-        return {{Addr6(kClientGroup6, 0, 0), 48},
-                {Addr6(0, kClientSideSubnet6, 0), 64},
-                {Addr6(0, kReturnSubnet6, 0), 64},
-                {Addr6(0, kLanSubnet6, 0), 64}};
-    }
-    return {{kClientBlock, 16}, {kClientSideNet, 29}, {kLanNet, 24}};
-}
-
-/**
- * \brief Throw when the addresses \p first..\p last touch a prefix ns-3 will not forward to or
- * one of the helper's own subnets.
- * \param what the setting and its value, for the message
- * \param first first address \param last last address
- * \param example a good value, for the message
- */
-void
-CheckRoutable(const std::string& what,
-              const AdcIpAddress& first,
-              const AdcIpAddress& last,
-              const std::string& example)
-{
-    const AdcIpAddress documentation(Ipv6Address("2001:db8::"));
-    if (InPrefix(first, documentation, 32) || InPrefix(last, documentation, 32))
-    {
-        throw AdcConfigError("IlbHelper: " + what +
-                             " lies in the documentation prefix 2001:db8::/32, which ns-3's "
-                             "routers refuse to forward: use e.g. " +
-                             example);
-    }
-    for (const auto& [net, len] : OwnSubnets(first.IsV6()))
-    {
-        if (InPrefix(first, net, len) || InPrefix(last, net, len))
-        {
-            throw AdcConfigError("IlbHelper: " + what + " lies inside the helper's " +
-                                 net.ToString() + "/" + std::to_string(len) +
-                                 " (clients, links or server LAN): use e.g. " + example);
-        }
-    }
-}
-
-} // namespace
-
 void
 IlbHelper::ValidateSettings() const
 {
@@ -734,7 +397,7 @@ IlbHelper::CheckCounts() const
                              " is out of range; allowed 1.." + std::to_string(kMaxClients));
     }
     const auto& algs = GetAlgorithmNames();
-    if (std::find(algs.begin(), algs.end(), m_algorithm) == algs.end())
+    if (AdcText::Find(m_algorithm, algs, AdcText::INSENSITIVE) < 0)
     {
         throw AdcConfigError::NotOneOf("IlbHelper", "Algorithm", m_algorithm, algs);
     }
@@ -768,20 +431,19 @@ IlbHelper::CheckVip() const
     const AdcIpAddress vip = ParseAddress(m_ipv6 ? m_vip6 : m_vip, m_ipv6, setting);
     for (uint32_t i = 0; i < m_numServers; ++i)
     {
-        const AdcIpAddress s = m_ipv6 ? AdcIpAddress(Addr6(0, kLanSubnet6, 0x11 + i))
-                                      : AdcIpAddress(Plus(kLanNet, kServerHost0 + i));
+        const AdcIpAddress s = IlbAddressPlan::GetServerAddress(i, m_ipv6);
         if (s == vip)
         {
             throw AdcConfigError("IlbHelper: " + setting + " " + vip.ToString() +
-                                 " is the address of " + Numbered("server", i) +
+                                 " is the address of " + IlbTopology::Numbered("server", i) +
                                  ": the VIP must not be a server's own address");
         }
     }
     // Inside one of the helper's subnets the VIP would be shadowed by a connected route.
-    CheckRoutable(setting + " " + vip.ToString(),
-                  vip,
-                  vip,
-                  m_ipv6 ? "fd00:100::10" : "10.100.0.10");
+    IlbAddressPlan::CheckRoutable(setting + " " + vip.ToString(),
+                                  vip,
+                                  vip,
+                                  m_ipv6 ? "fd00:100::10" : "10.100.0.10");
     return vip;
 }
 
@@ -797,7 +459,10 @@ IlbHelper::CheckNat(const AdcIpAddress& vip) const
         throw AdcConfigError("IlbHelper: " + what + " holds the VIP " + vip.ToString() +
                              ": NAT source addresses must differ from the VIP");
     }
-    CheckRoutable(what, first, last, m_ipv6 ? "fd00:200::1-fd00:200::4" : "10.200.0.1-10.200.0.4");
+    IlbAddressPlan::CheckRoutable(what,
+                                  first,
+                                  last,
+                                  m_ipv6 ? "fd00:200::1-fd00:200::4" : "10.200.0.1-10.200.0.4");
     try
     {
         AdcPortRange::Parse(m_natPorts);
@@ -852,11 +517,11 @@ IlbHelper::Build()
     t.vipPort = m_vipPort;
     t.serverPort = EffectiveServerPort();
     CreateNodesAndLinks(t);
-    AssignAddresses(t);
+    IlbAddressPlan::AssignAddresses(t);
     AddRoutes(t);
     if (m_topology == IlbRule::DSR)
     {
-        ConfigureDsrServers(t);
+        IlbAddressPlan::ConfigureDsrServers(t);
     }
     t.ruleConfig = MakeRule(t);
     if (m_installIlb)
@@ -898,14 +563,14 @@ IlbHelper::CreateNodesAndLinks(IlbTopology& t) const
 
     for (uint32_t i = 0; i < m_numClients; ++i)
     {
-        t.names[t.clients.Get(i)->GetId()] = Numbered("client", i);
+        t.names[t.clients.Get(i)->GetId()] = IlbTopology::Numbered("client", i);
     }
     t.names[t.clientRouter->GetId()] = "client-router";
     t.names[t.ilb->GetId()] = "ilb";
     t.names[t.serverRouter->GetId()] = "server-router";
     for (uint32_t i = 0; i < m_numServers; ++i)
     {
-        t.serverNames.push_back(Numbered("server", i));
+        t.serverNames.push_back(IlbTopology::Numbered("server", i));
         t.names[t.servers.Get(i)->GetId()] = t.serverNames.back();
     }
 
@@ -914,7 +579,8 @@ IlbHelper::CreateNodesAndLinks(IlbTopology& t) const
     access.SetChannelAttribute("Delay", TimeValue(m_clientDelay));
     for (uint32_t i = 0; i < m_numClients; ++i)
     {
-        t.links[Numbered("client", i)] = access.Install(t.clientRouter, t.clients.Get(i));
+        t.links[IlbTopology::Numbered("client", i)] =
+            access.Install(t.clientRouter, t.clients.Get(i));
     }
     PointToPointHelper core;
     core.SetDeviceAttribute("DataRate", DataRateValue(m_coreRate));
@@ -932,187 +598,19 @@ IlbHelper::CreateNodesAndLinks(IlbTopology& t) const
 }
 
 void
-IlbHelper::AssignAddresses(IlbTopology& t)
-{
-    for (uint32_t i = 0; i < m_numClients; ++i)
-    {
-        const NetDeviceContainer& d = t.links[Numbered("client", i)];
-        const Ipv4Address net = Plus(kClientBlock, 4 * i);
-        AddIface4(d.Get(0), Plus(net, 1), kP2pMask);
-        AddIface4(d.Get(1), Plus(net, 2), kP2pMask);
-        if (m_ipv6)
-        {
-            AddIface6(d.Get(0), Addr6(kClientGroup6, i, 1), true);
-            AddIface6(d.Get(1), Addr6(kClientGroup6, i, 2), false);
-            t.clientAddresses.emplace_back(Addr6(kClientGroup6, i, 2));
-        }
-        else
-        {
-            t.clientAddresses.emplace_back(Plus(net, 2));
-        }
-    }
-    const NetDeviceContainer& cs = t.links["client-side"];
-    AddIface4(cs.Get(0), Plus(kClientSideNet, 1), kP2pMask);
-    t.clientSideInterface = AddIface4(cs.Get(1), Plus(kClientSideNet, 2), kP2pMask);
-    const NetDeviceContainer& rp = t.links["return-path"];
-    AddIface4(rp.Get(0), Plus(kReturnNet, 1), kP2pMask);
-    AddIface4(rp.Get(1), Plus(kReturnNet, 2), kP2pMask);
-
-    const NetDeviceContainer& lan = t.links["server-lan"];
-    t.serverLanInterface = AddIface4(lan.Get(0), Plus(kLanNet, kIlbHost), kLanMask);
-    for (uint32_t i = 0; i < m_numServers; ++i)
-    {
-        AddIface4(lan.Get(1 + i), Plus(kLanNet, kServerHost0 + i), kLanMask);
-    }
-    AddIface4(lan.Get(1 + m_numServers), Plus(kLanNet, kServerRouterHost), kLanMask);
-
-    if (!m_ipv6)
-    {
-        t.ilbLanAddress = Plus(kLanNet, kIlbHost);
-        t.serverRouterLanAddress = Plus(kLanNet, kServerRouterHost);
-        for (uint32_t i = 0; i < m_numServers; ++i)
-        {
-            t.serverAddresses.emplace_back(Plus(kLanNet, kServerHost0 + i));
-        }
-        return;
-    }
-    AddIface6(cs.Get(0), Addr6(0, kClientSideSubnet6, 1), true);
-    AddIface6(cs.Get(1), Addr6(0, kClientSideSubnet6, 2), true);
-    AddIface6(rp.Get(0), Addr6(0, kReturnSubnet6, 1), true);
-    AddIface6(rp.Get(1), Addr6(0, kReturnSubnet6, 2), true);
-    AddIface6(lan.Get(0), Addr6(0, kLanSubnet6, kIlbHost), true);
-    for (uint32_t i = 0; i < m_numServers; ++i)
-    {
-        AddIface6(lan.Get(1 + i), Addr6(0, kLanSubnet6, 0x11 + i), false);
-        t.serverAddresses.emplace_back(Addr6(0, kLanSubnet6, 0x11 + i));
-    }
-    AddIface6(lan.Get(1 + m_numServers), Addr6(0, kLanSubnet6, 0xfe), true);
-    t.ilbLanAddress = Addr6(0, kLanSubnet6, kIlbHost);
-    t.serverRouterLanAddress = Addr6(0, kLanSubnet6, 0xfe);
-}
-
-void
 IlbHelper::AddRoutes(IlbTopology& t) const
 {
     const bool viaIlb = m_ilbIsRouter || m_topology == IlbRule::HALF_NAT;
     // Full-NAT with the server router as gateway: the NAT range goes back through the ILB.
-    NatRoute nat;
+    IlbAddressPlan::NatRoute nat;
     if (m_topology == IlbRule::FULL_NAT && !viaIlb)
     {
         const auto [first, last] = ParseAddressRange(m_ipv6 ? m_natRange6 : m_natRange,
                                                      m_ipv6,
                                                      m_ipv6 ? "NatSourceRange6" : "NatSourceRange");
-        nat.length = CommonPrefix(first, last);
-        nat.network = first.Masked(nat.length);
+        nat = IlbAddressPlan::CoveringPrefix(first, last);
     }
-    AddRoutes4(t, viaIlb, nat);
-    if (m_ipv6)
-    {
-        AddRoutes6(t, viaIlb, nat);
-    }
-}
-
-void
-IlbHelper::AddRoutes4(IlbTopology& t, bool viaIlb, const NatRoute& nat) const
-{
-    // Clients -> client router; client router -> VIP and server LAN via the ILB; ILB and
-    // server router -> client router; servers -> their gateway.
-    auto ifOf = [](Ptr<NetDevice> d) {
-        return static_cast<uint32_t>(d->GetNode()->GetObject<Ipv4>()->GetInterfaceForDevice(d));
-    };
-    for (uint32_t i = 0; i < m_numClients; ++i)
-    {
-        const NetDeviceContainer& d = t.links.at(Numbered("client", i));
-        Static4(t.clients.Get(i))->SetDefaultRoute(Plus(kClientBlock, 4 * i + 1), ifOf(d.Get(1)));
-    }
-    const NetDeviceContainer& cs = t.links.at("client-side");
-    const NetDeviceContainer& lan = t.links.at("server-lan");
-    Ptr<Ipv4StaticRouting> cr = Static4(t.clientRouter);
-    const Ipv4Address ilbAddr = Plus(kClientSideNet, 2);
-    if (t.vip.IsV4())
-    {
-        cr->AddHostRouteTo(t.vip.GetIpv4(), ilbAddr, ifOf(cs.Get(0)));
-    }
-    cr->AddNetworkRouteTo(kLanNet, kLanMask, ilbAddr, ifOf(cs.Get(0)));
-    Static4(t.ilb)->SetDefaultRoute(Plus(kClientSideNet, 1), ifOf(cs.Get(1)));
-    Static4(t.serverRouter)
-        ->SetDefaultRoute(Plus(kReturnNet, 1), ifOf(t.links.at("return-path").Get(1)));
-    const Ipv4Address gw = Plus(kLanNet, viaIlb ? kIlbHost : kServerRouterHost);
-    for (uint32_t i = 0; i < m_numServers; ++i)
-    {
-        Ptr<Ipv4StaticRouting> s = Static4(t.servers.Get(i));
-        const uint32_t iface = ifOf(lan.Get(1 + i));
-        s->SetDefaultRoute(gw, iface);
-        if (nat.network.IsV4())
-        {
-            s->AddNetworkRouteTo(nat.network.GetIpv4(),
-                                 Ipv4Mask(nat.length == 0 ? 0 : ~0U << (32 - nat.length)),
-                                 Plus(kLanNet, kIlbHost),
-                                 iface);
-        }
-        if (!m_ipv6)
-        {
-            t.serverGateways.emplace_back(gw);
-        }
-    }
-}
-
-void
-IlbHelper::AddRoutes6(IlbTopology& t, bool viaIlb, const NatRoute& nat) const
-{
-    auto ifOf = [](Ptr<NetDevice> d) {
-        return static_cast<uint32_t>(d->GetNode()->GetObject<Ipv6>()->GetInterfaceForDevice(d));
-    };
-    for (uint32_t i = 0; i < m_numClients; ++i)
-    {
-        const NetDeviceContainer& d = t.links.at(Numbered("client", i));
-        Static6(t.clients.Get(i))->SetDefaultRoute(Addr6(kClientGroup6, i, 1), ifOf(d.Get(1)));
-    }
-    const NetDeviceContainer& cs = t.links.at("client-side");
-    const NetDeviceContainer& lan = t.links.at("server-lan");
-    Ptr<Ipv6StaticRouting> cr = Static6(t.clientRouter);
-    const Ipv6Address ilbAddr = Addr6(0, kClientSideSubnet6, 2);
-    cr->AddHostRouteTo(t.vip.GetIpv6(), ilbAddr, ifOf(cs.Get(0)));
-    cr->AddNetworkRouteTo(Addr6(0, kLanSubnet6, 0), Ipv6Prefix(64), ilbAddr, ifOf(cs.Get(0)));
-    Static6(t.ilb)->SetDefaultRoute(Addr6(0, kClientSideSubnet6, 1), ifOf(cs.Get(1)));
-    Static6(t.serverRouter)
-        ->SetDefaultRoute(Addr6(0, kReturnSubnet6, 1), ifOf(t.links.at("return-path").Get(1)));
-    const Ipv6Address gw = Addr6(0, kLanSubnet6, viaIlb ? kIlbHost : 0xfe);
-    for (uint32_t i = 0; i < m_numServers; ++i)
-    {
-        Ptr<Ipv6StaticRouting> s = Static6(t.servers.Get(i));
-        const uint32_t iface = ifOf(lan.Get(1 + i));
-        s->SetDefaultRoute(gw, iface);
-        if (nat.network.IsV6())
-        {
-            s->AddNetworkRouteTo(nat.network.GetIpv6(),
-                                 Ipv6Prefix(nat.length),
-                                 Addr6(0, kLanSubnet6, kIlbHost),
-                                 iface);
-        }
-        t.serverGateways.emplace_back(gw);
-    }
-}
-
-void
-IlbHelper::ConfigureDsrServers(IlbTopology& t) const
-{
-    for (uint32_t i = 0; i < m_numServers; ++i)
-    {
-        Ptr<Node> s = t.servers.Get(i);
-        if (t.vip.IsV4())
-        {
-            s->GetObject<Ipv4>()->AddAddress(0, Ipv4InterfaceAddress(t.vip.GetIpv4(), kHostMask));
-        }
-        else
-        {
-            Ptr<Ipv6> ipv6 = s->GetObject<Ipv6>();
-            ipv6->AddAddress(0, Ipv6InterfaceAddress(t.vip.GetIpv6(), Ipv6Prefix(128)));
-            // Accept the VIP on the LAN interface although it lives on the loopback (the
-            // weak end-system model, as Linux and Solaris hosts use for DSR).
-            ipv6->SetAttribute("StrongEndSystemModel", BooleanValue(false));
-        }
-    }
+    IlbAddressPlan::AddRoutes(t, viaIlb, nat);
 }
 
 IlbRule
@@ -1156,11 +654,9 @@ IlbHelper::InstallIlb(IlbTopology& t) const
 {
     t.appliance = CreateObject<IlbAppliance>();
     t.rule = t.appliance->AddRule(t.ruleConfig);
-    AdcAddTopIpv4Routing(t.ilb, t.appliance->GetIpv4Routing(), kIlbPriority);
-    if (m_ipv6)
-    {
-        AdcAddTopIpv6Routing(t.ilb, t.appliance->GetIpv6Routing(), kIlbPriority);
-    }
+    // Aggregated to the ILB node: the appliance lives as long as the node, whatever becomes of
+    // the returned IlbTopology.
+    t.appliance->Install(t.ilb);
 }
 
 void
@@ -1196,47 +692,7 @@ IlbHelper::InstallHealthCheck(IlbTopology& t) const
 void
 IlbHelper::Validate(const IlbTopology& topo)
 {
-    for (uint32_t i = 0; i < topo.servers.GetN(); ++i)
-    {
-        Ptr<Node> s = topo.servers.Get(i);
-        const std::string name =
-            i < topo.serverNames.size() ? topo.serverNames[i] : Numbered("server", i);
-        const std::string where = name + " (" + topo.serverAddresses.at(i).ToString() + ")";
-        if (topo.serverAddresses[i] == topo.vip)
-        {
-            throw AdcConfigError("IlbHelper: VIP " + topo.vip.ToString() + " is the address of " +
-                                 where + ": the VIP must not be a server's own address");
-        }
-        if (topo.ruleConfig.topology == IlbRule::DSR)
-        {
-            if (!OwnsAddress(s, topo.vip))
-            {
-                throw AdcConfigError("IlbHelper: DSR back-end " + where + " does not own the VIP " +
-                                     topo.vip.ToString() +
-                                     ": in DSR only the destination MAC is rewritten, so every "
-                                     "back-end must hold the VIP on its loopback");
-            }
-            if (topo.serverPort != topo.vipPort)
-            {
-                throw AdcConfigError("IlbHelper: DSR back-end " + where + " serves on port " +
-                                     std::to_string(topo.serverPort) + ", not the VIP port " +
-                                     std::to_string(topo.vipPort));
-            }
-        }
-        if (topo.ruleConfig.topology == IlbRule::HALF_NAT)
-        {
-            const AdcIpAddress gw = DefaultGateway(s, topo.vip);
-            if (gw != topo.ilbLanAddress)
-            {
-                throw AdcConfigError("IlbHelper: Half-NAT back-end " + where +
-                                     " has default gateway '" +
-                                     (gw.IsNone() ? std::string("none") : gw.ToString()) +
-                                     "', not the ILB " + topo.ilbLanAddress.ToString() +
-                                     ": its responses would bypass the ILB and never be "
-                                     "translated back");
-            }
-        }
-    }
+    IlbAddressPlan::Validate(topo);
 }
 
 void

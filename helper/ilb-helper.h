@@ -11,94 +11,20 @@
 
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-health-monitor.h"
-#include "ns3/address.h"
 #include "ns3/data-rate.h"
 #include "ns3/ilb-appliance.h"
-#include "ns3/net-device-container.h"
-#include "ns3/node-container.h"
+#include "ns3/ilb-rule.h"
+#include "ns3/ilb-topology.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <cstdint>
-#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
-
-/**
- * \ingroup adc
- * \brief Handles on everything IlbHelper::Build() created.
- *
- * Shape: client i -- p2p "client<i>" -- client router ("client-router") -- p2p "client-side"
- * -- ILB ("ilb") -- CSMA "server-lan" holding the ILB, the servers ("server1".."serverM") and
- * the server-side router ("server-router") -- p2p "return-path" -- client router. Requests to
- * the VIP always enter the ILB on "client-side"; a response leaves the server LAN through the
- * ILB (Half-NAT, Full-NAT, DSR with IlbIsRouter) or through the server-side router (DSR).
- *
- * Device containers: "client<i>" and "client-side" and "return-path" hold {client router side,
- * other side}; "server-lan" holds {ILB, servers..., server router}.
- */
-struct IlbTopology
-{
-    NodeContainer clients;         //!< the clients
-    Ptr<Node> clientRouter;        //!< the router in front of the clients
-    Ptr<Node> ilb;                 //!< the node running the ILB
-    Ptr<Node> serverRouter;        //!< the server LAN's other router (DSR's direct return path)
-    NodeContainer servers;         //!< the back-end pool
-    Ptr<IlbAppliance> appliance;   //!< the ILB datapath (nullptr with InstallIlb false)
-    uint32_t rule{0};              //!< index of the helper's rule in the appliance
-    IlbRule ruleConfig;            //!< the rule as added to the appliance
-    Ptr<AdcHealthMonitor> monitor; //!< the health check (nullptr with HealthCheck NONE)
-
-    bool ipv6{false};        //!< the rule and the client load use IPv6
-    bool ilbIsRouter{false}; //!< the ILB is the servers' default gateway (in every topology)
-    AdcIpAddress vip;        //!< the rule's virtual IP
-    uint16_t vipPort{80};    //!< the rule's port
-    uint16_t serverPort{80}; //!< the servers' port
-
-    std::vector<AdcIpAddress> clientAddresses; //!< client i's address (rule family)
-    std::vector<AdcIpAddress> serverAddresses; //!< server i's LAN address (rule family)
-    std::vector<std::string> serverNames;      //!< "server1".. (also the rule's server names)
-    AdcIpAddress ilbLanAddress;                //!< the ILB's address on the server LAN
-    AdcIpAddress serverRouterLanAddress;       //!< the server router's LAN address
-    std::vector<AdcIpAddress> serverGateways;  //!< server i's default gateway as configured
-
-    uint32_t clientSideInterface{0}; //!< the ILB's IPv4/IPv6 interface index on "client-side"
-    uint32_t serverLanInterface{0};  //!< the ILB's interface index on "server-lan"
-
-    std::map<std::string, NetDeviceContainer> links; //!< every link by name
-    std::map<uint32_t, std::string> names;           //!< node id -> name
-
-    /// \return the number of clients
-    uint32_t GetNClients() const;
-    /// \return the number of servers
-    uint32_t GetNServers() const;
-    /// \return the VIP and port as an InetSocketAddress or Inet6SocketAddress
-    Address GetVipSocketAddress() const;
-    /// \param i server index \return server i's LAN address and port as a socket address
-    Address GetServerSocketAddress(uint32_t i) const;
-    /// \return the ILB's device on "client-side"
-    Ptr<NetDevice> GetIlbClientSideDevice() const;
-    /// \return the ILB's device on "server-lan"
-    Ptr<NetDevice> GetIlbServerLanDevice() const;
-    /// \param i server index \return server i's device on "server-lan"
-    Ptr<NetDevice> GetServerDevice(uint32_t i) const;
-    /// \return "ilb", "client3", "server2", ... or "" for an unknown node
-    std::string NameOf(Ptr<Node> node) const;
-    /// \return the names of the links, sorted
-    std::vector<std::string> GetLinkNames() const;
-    /**
-     * \brief Pcap on one named link: both ends of a point-to-point link; the whole server LAN
-     * (promiscuous, at the ILB's port, Ethernet framing) for "server-lan".
-     * \param prefix file name prefix (may contain a directory); files are named
-     *        prefix-LINK-NODE-DEVICE.pcap
-     * \param link a name from GetLinkNames()
-     * \throw AdcConfigError for an unknown link, listing the known ones
-     */
-    void EnablePcap(const std::string& prefix, const std::string& link) const;
-};
 
 /**
  * \ingroup adc
@@ -124,7 +50,8 @@ struct IlbTopology
  * VIP port, so the ILB only rewrites the destination MAC.
  *
  * The ILB node's routing is an Ipv4ListRouting (Ipv6ListRouting) with static routing at
- * priority 0 and the appliance's protocol at priority 100.
+ * priority 0; IlbAppliance::Install puts the appliance's hooks above it (priority 100) and
+ * aggregates the appliance to the node. The address plan and routes are IlbAddressPlan's.
  */
 class IlbHelper : public Object
 {
@@ -157,9 +84,10 @@ class IlbHelper : public Object
     void ValidateSettings() const;
 
     /**
-     * \brief Check a built topology: in DSR every server must own the VIP (on any interface,
-     * the loopback as built) and serve on the VIP port; in Half-NAT every server's default
-     * gateway must be the ILB; no server may have the VIP as its LAN address.
+     * \brief Check a built topology (IlbAddressPlan::Validate): in DSR every server must own
+     * the VIP (on any interface, the loopback as built) and serve on the VIP port; in Half-NAT
+     * every server's default gateway must be the ILB; no server may have the VIP as its LAN
+     * address.
      * \param topo a built topology (possibly changed since)
      * \throw AdcConfigError naming the server and what is wrong
      */
@@ -215,26 +143,9 @@ class IlbHelper : public Object
   private:
     /// Create the nodes and links, install the stacks.
     void CreateNodesAndLinks(IlbTopology& t) const;
-    /// Assign the IPv4 (and IPv6) addresses.
-    void AssignAddresses(IlbTopology& t);
-
-    /// The Full-NAT source range as one prefix, routed to the ILB (unset: no such route).
-    struct NatRoute
-    {
-        AdcIpAddress network; //!< the prefix's network (unset: none)
-        uint8_t length{0};    //!< its length
-    };
-
-    /// Add every static route.
+    /// Add every static route (the servers' gateway and NAT route follow the settings).
     void AddRoutes(IlbTopology& t) const;
-    /// Add the IPv4 routes. \param t topology \param viaIlb servers' gateway is the ILB
-    /// \param nat the NAT range's route on the servers, if any
-    void AddRoutes4(IlbTopology& t, bool viaIlb, const NatRoute& nat) const;
-    /// Add the IPv6 routes (same parameters).
-    void AddRoutes6(IlbTopology& t, bool viaIlb, const NatRoute& nat) const;
-    /// Put the VIP on the servers' loopbacks (DSR).
-    void ConfigureDsrServers(IlbTopology& t) const;
-    /// Create the appliance, add the rule, hook the routing protocols.
+    /// Create the appliance, add the rule, install it on the ILB node.
     void InstallIlb(IlbTopology& t) const;
     /// Create the health check on the ILB node.
     void InstallHealthCheck(IlbTopology& t) const;

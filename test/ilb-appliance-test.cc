@@ -8,6 +8,8 @@
  * (the nodes' Ipv4L3Protocol / Ipv6L3Protocol "Rx" traces, parsed) and by the applications.
  */
 
+#include "adc-test-raw-packets.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -543,10 +545,7 @@ Build(bool v6,
         }
     }
     t.app = CreateObject<IlbAppliance>();
-    DynamicCast<Ipv4ListRouting>(t.ilb->GetObject<Ipv4>()->GetRoutingProtocol())
-        ->AddRoutingProtocol(t.app->GetIpv4Routing(), 100);
-    DynamicCast<Ipv6ListRouting>(t.ilb->GetObject<Ipv6>()->GetRoutingProtocol())
-        ->AddRoutingProtocol(t.app->GetIpv6Routing(), 100);
+    t.app->Install(t.ilb); // aggregated, hooked at priority 100 in both list routings
     return t;
 }
 
@@ -1631,6 +1630,7 @@ TEST_F(IlbScenario, TruncatedAndMalformedTransportHeadersToAVipAreDropped)
     tcpBadOption[20] = 8;    // a timestamp option (10 bytes) that does not fit
     tcpBadOption[21] = 10;
     std::vector<uint8_t> udpShort = {0x30, 0x39, 0x00};
+    AdcRemoveQueueDiscsEverywhere(); // truncated headers: see adc-test-raw-packets.h
     sendRaw(6, tcpShort, kVip4, Seconds(1));
     sendRaw(6, tcpBadOffset, kVip4, Seconds(1.1));
     sendRaw(6, tcpLongOffset, kVip4, Seconds(1.2));

@@ -2,97 +2,47 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * ns3-adc: the Solaris-style Integrated Load Balancer (ILB), seed 001. One IlbAppliance per
- * ILB node holds the rules, the NAT/connection table, the sticky tables and the counters, and
- * makes every decision; two thin routing-protocol adapters (IPv4 and IPv6) hook it into the
- * node's datapath (Ipv4ListRouting / Ipv6ListRouting, top priority).
+ * ILB node holds the rules' run-time state, the sticky tables, the NAT port allocators and the
+ * counters, and makes every decision. It is an AdcDatapath: Install(node) aggregates it to the
+ * ILB node and hooks it into the node's IPv4 and IPv6 list routing, where the shared hooks
+ * describe each packet and carry out its verdicts.
  */
 
 #ifndef ILB_APPLIANCE_H
 #define ILB_APPLIANCE_H
 
+#include "ilb-connection-store.h"
 #include "ilb-nat-table.h"
+#include "ilb-rule.h"
 
 #include "ns3/adc-connection-table.h"
+#include "ns3/adc-datapath.h"
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-persistence-table.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
-#include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
 {
 
 class AdcLbMethod;
-class Ipv4RoutingProtocol;
-class Ipv6RoutingProtocol;
-class IlbIpv4Routing;
-class IlbIpv6Routing;
-
-/**
- * \ingroup adc
- * \brief One back-end server of an ILB rule.
- */
-struct IlbServer
-{
-    std::string name;     //!< e.g. "srv1"; empty = "server<index>" (filled in by AddRule)
-    AdcIpAddress address; //!< the back-end's real address (same family as the VIP)
-    uint16_t port{0};     //!< 0 = the port the client addressed (no port rewrite)
-    uint32_t weight{1};   //!< relative share (>= 1; hash methods honour it, roundrobin too
-                          //!< when not all weights are 1: smooth weighted round robin)
-};
-
-/**
- * \ingroup adc
- * \brief One ILB load-balancing rule (ilbadm create-rule).
- */
-struct IlbRule
-{
-    /// The ILB topologies.
-    enum Topology : uint8_t
-    {
-        DSR,      //!< direct server return: only the destination MAC changes
-        HALF_NAT, //!< destination IP and port rewritten; the client IP stays the source
-        FULL_NAT  //!< source rewritten to a NAT source address and port, destination too
-    };
-
-    std::string name;                    //!< "rule1" (unique)
-    AdcIpAddress vip;                    //!< IPv4 or IPv6 virtual IP
-    uint8_t protocol{6};                 //!< 6 TCP or 17 UDP
-    AdcPortRange ports{80, 80};          //!< VIP port or range
-    Topology topology{HALF_NAT};         //!< topology
-    std::string algorithm{"roundrobin"}; //!< roundrobin, hash-ip, hash-ip-port, hash-ip-vip
-    std::vector<IlbServer> servers;      //!< back-ends (at least one)
-    AdcIpAddress natSourceFirst;         //!< FULL_NAT: first NAT source address
-    AdcIpAddress natSourceLast;          //!< FULL_NAT: last NAT source address (inclusive)
-    AdcPortRange natPorts{1024, 65535};  //!< FULL_NAT: ports per NAT source address
-    bool sticky{false};                  //!< persistence by source address
-    uint8_t stickyPrefix{32};            //!< pmask: /24 makes a client /24 stick together
-    Time persistTimeout{Seconds(60)};    //!< ILB's persist-timeout default
-    Time natTimeout{Seconds(0)};         //!< 0 = ILB defaults: TCP 120 s, UDP 60 s
-    Time connDrainTimeout{Seconds(0)};   //!< 0 = drained connections run to their end
-
-    /// \param t a topology \return "DSR", "HALF_NAT" or "FULL_NAT"
-    static std::string TopologyToString(Topology t);
-};
 
 /**
  * \ingroup adc
  * \brief The Integrated Load Balancer of one node: rules, NAT table, decisions, counters.
  *
- * Datapath (RouteInput of the adapters GetIpv4Routing() / GetIpv6Routing(), which both feed
- * one family-independent engine working on AdcFlowKey):
+ * Datapath (Process, fed by the node's IPv4 and IPv6 hooks after Install; one
+ * family-independent engine working on AdcFlowKey):
  * - A TCP/UDP packet to a rule's VIP, protocol and port range is a request ("RuleMatch"
  *   fires for each). A new flow (TCP: a SYN without ACK; UDP: any datagram) gets a server:
  *   the sticky entry of its source prefix when that server is up and enabled, else the
@@ -105,7 +55,7 @@ struct IlbRule
  * - Responses (matched by the table's reply key) are rewritten back to VIP:port -> client
  *   (HALF_NAT, FULL_NAT; "Rewrite" with direction "response"); DSR responses that cross the
  *   ILB (the ILB is also the router) are counted and left unchanged to ordinary routing.
- * - Everything else is ordinary traffic (RouteInput returns false).
+ * - Everything else is ordinary traffic (Process returns false: PASS).
  * - TCP: only a SYN opens a connection. The entry is removed at a RST; once both FINs are
  *   acknowledged (sequence numbers checked) it lingers "TcpTimeWait" (default 2 s) for
  *   segments still in flight, then goes; otherwise it goes after the rule's NAT timeout of
@@ -116,13 +66,14 @@ struct IlbRule
  *   (GetConnectionTable()) plus a per-flow map (about 300 bytes per entry).
  *   "ConnectionEnded" fires whenever an entry of either table goes.
  *
- * Drop reasons ("Drop"): truncated-transport-header, malformed-transport-header,
- * fragment-unsupported, no-connection, no-server-up, server-down, nat-ports-exhausted,
- * connection-table-full, reply-key-collision, bad-checksum, no-route, server-not-on-link.
+ * Drop reasons ("Drop", declared by AdcDatapath): truncated-transport-header,
+ * malformed-transport-header, fragment-unsupported, no-connection, no-server-up, server-down,
+ * nat-ports-exhausted, connection-table-full, reply-key-collision, bad-checksum, no-route,
+ * server-not-on-link.
  *
  * The model is deterministic and uses no random variables.
  */
-class IlbAppliance : public Object
+class IlbAppliance : public AdcDatapath
 {
   public:
     /// Per-rule or per-server counters.
@@ -173,13 +124,6 @@ class IlbAppliance : public Object
                                           const std::string& direction,
                                           const AdcFlowKey& before,
                                           const AdcFlowKey& after);
-
-    /**
-     * \brief Signature of "Drop".
-     * \param packet the dropped packet (without its IP header)
-     * \param reason why, e.g. "no-server-up"
-     */
-    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
     /**
      * \brief Signature of "NatExhausted".
@@ -270,11 +214,6 @@ class IlbAppliance : public Object
     /// \param address a NAT source address \return its port allocator, or null when unknown
     Ptr<AdcPortAllocator> GetNatPortAllocator(const AdcIpAddress& address) const;
 
-    /// \return the IPv4 datapath hook; add it to the node's Ipv4ListRouting (priority 100)
-    Ptr<Ipv4RoutingProtocol> GetIpv4Routing();
-    /// \return the IPv6 datapath hook; add it to the node's Ipv6ListRouting (priority 100)
-    Ptr<Ipv6RoutingProtocol> GetIpv6Routing();
-
     /// \param seed per-device hash seed of the hash algorithms (attribute "HashSeed")
     void SetHashSeed(uint64_t seed);
     /// \return the hash seed
@@ -295,47 +234,26 @@ class IlbAppliance : public Object
     /// \return the algorithm names a rule accepts
     static std::vector<std::string> GetAlgorithmNames();
 
+    /**
+     * \brief The engine: decide and carry out what happens to a received packet.
+     * \param in the packet
+     * \param egress carries out the verdicts
+     * \return true when the ILB took the packet (forwarded or dropped), false to leave it to
+     * the other routing protocols
+     */
+    bool Process(const AdcIngress& in, AdcEgress& egress) override;
+
+    /// \param os where to print the rules, servers and counters
+    void Print(std::ostream& os) const override;
+
   protected:
     void DoDispose() override;
 
   private:
-    template <class Family, class Self>
-    friend class IlbRoutingHook; // the IPv4 and IPv6 datapath hooks
-
-    /// What the start of a packet's transport header gave.
-    enum class TransportStatus : uint8_t
-    {
-        NO_PORTS,  //!< not TCP/UDP
-        OK,        //!< ports (and TCP flags) read
-        TRUNCATED, //!< shorter than its transport header
-        MALFORMED, //!< TCP data offset impossible
-        FRAGMENT   //!< an IP fragment: no whole transport header
-    };
-
-    /// A received packet as the adapters describe it to the engine.
-    struct Ingress
-    {
-        AdcFlowKey flow;                                   //!< 5-tuple (ports 0 unless OK)
-        TransportStatus status{TransportStatus::NO_PORTS}; //!< transport header status
-        uint8_t tcpFlags{0};                               //!< TCP flags (OK TCP only)
-        uint32_t tcpSeq{0};                                //!< TCP sequence number
-        uint32_t tcpAck{0};                                //!< TCP acknowledgement number
-        uint32_t tcpPayload{0};   //!< TCP payload bytes (after the header and options)
-        uint32_t bytes{0};        //!< IP bytes
-        Ptr<const Packet> packet; //!< the packet (no IP header)
-    };
-
-    /// How the engine wants a packet sent.
-    struct Egress
-    {
-        AdcFlowKey before;    //!< the 5-tuple as it arrived
-        AdcFlowKey after;     //!< the 5-tuple to send
-        AdcIpAddress gateway; //!< DSR: the server (next hop); unset: route to after.dst
-        bool rewrite{false};  //!< addresses/ports change (NAT)
-    };
-
-    /// Sends a packet as told; returns "" or a drop reason.
-    using SendFn = std::function<std::string(const Egress&)>;
+    using Conn = IlbConnectionStore::Conn;           //!< a live connection
+    using Flow = IlbConnectionStore::Flow;           //!< a new connection's state
+    using TcpEnd = IlbConnectionStore::TcpEnd;       //!< TCP end tracking
+    using Direction = IlbConnectionStore::Direction; //!< packet direction
 
     /// One server's run-time state.
     struct ServerState
@@ -347,172 +265,49 @@ class IlbAppliance : public Object
         Counters counters;    //!< counters
     };
 
-    /// One rule and its run-time state.
+    /// One rule's run-time state (the rule itself is in m_ruleSet, same index).
     struct RuleState
     {
-        IlbRule rule;                           //!< as stored
-        Ptr<AdcLbMethod> lb;                    //!< the algorithm
-        Ptr<AdcPersistenceTable> sticky;        //!< sticky table
-        std::vector<ServerState> servers;       //!< per server
-        Counters counters;                      //!< rule counters
-        uint64_t natExhausted{0};               //!< failed NAT allocations
-        std::vector<AdcIpAddress> natAddresses; //!< FULL_NAT source addresses
-        uint32_t natCursor{0};                  //!< next NAT address to try
-        uint32_t serverBase{0};                 //!< global id of server 0 (table's backend)
-        Time natTimeout;                        //!< effective NAT timeout
+        Ptr<AdcLbMethod> lb;              //!< the algorithm
+        Ptr<AdcPersistenceTable> sticky;  //!< sticky table
+        std::vector<ServerState> servers; //!< per server
+        Counters counters;                //!< rule counters
+        uint64_t natExhausted{0};         //!< failed NAT allocations
+        uint32_t natCursor{0};            //!< next NAT address to try
+        Time natTimeout;                  //!< effective NAT timeout
     };
 
-    /// What the ILB keeps per IPv6 connection besides the table entry (IPv4: in the record).
-    struct Flow
-    {
-        uint32_t rule{0};         //!< rule index
-        uint32_t server{0};       //!< server index
-        AdcIpAddress natAddress;  //!< FULL_NAT source address (unset otherwise)
-        uint16_t natPort{0};      //!< FULL_NAT source port
-        Time lastSeen;            //!< for the rule's NAT timeout
-        uint8_t tcp{0};           //!< TCP end state: IlbNatTable::Flags bits (FIN_*, CLOSED)
-        uint32_t finAck[2]{0, 0}; //!< per direction: the ACK number that acknowledges its FIN
-        uint64_t id{0};           //!< unique per flow (a closed 5-tuple may be reused)
-    };
-
-    /// A live connection as the engine sees it, whichever table holds it.
-    struct Conn
-    {
-        uint32_t nat{IlbNatTable::NONE}; //!< IPv4: the NAT table record; NONE: IPv6
-        AdcFlowKey original;             //!< client-side key
-        AdcFlowKey translated;           //!< server-side key
-        uint32_t rule{0};                //!< rule index
-        uint32_t server{0};              //!< server index
-        uint8_t* tcp{nullptr};           //!< TCP end state (valid until the table changes)
-        uint32_t* finAck{nullptr};       //!< the FINs' ACK numbers (valid likewise)
-    };
-
-    /// What a TCP segment means for its connection's end.
-    enum class TcpEnd : uint8_t
-    {
-        OPEN,   //!< still open
-        CLOSED, //!< both FINs acknowledged
-        RESET   //!< a RST
-    };
-
-    /// Packet directions (TCP state tracking).
-    enum Direction : uint8_t
-    {
-        FROM_CLIENT = 0,
-        FROM_SERVER = 1
-    };
-
-    /**
-     * \brief Describe a received packet for the engine (reads at most its transport header).
-     * \param src IP source
-     * \param dst IP destination
-     * \param protocol IP protocol (or IPv6 next header)
-     * \param p the packet without its IP header
-     * \param fragment true for an IP fragment (no whole transport header)
-     * \param ipHeaderBytes size of the IP header (for byte counters)
-     * \return the description
-     */
-    static Ingress Describe(const AdcIpAddress& src,
-                            const AdcIpAddress& dst,
-                            uint8_t protocol,
-                            Ptr<const Packet> p,
-                            bool fragment,
-                            uint32_t ipHeaderBytes);
-    /// \param os where to print the rules, servers and counters
-    void Print(std::ostream& os) const;
-    /// \param rule a rule \param index its index \return "IlbAppliance: rule 'name'"
-    static std::string Who(const IlbRule& rule, uint32_t index);
-    /// \param rule the rule to check (names of servers may be filled in) \param index index
-    void CheckRule(IlbRule& rule, uint32_t index) const;
-    /// \param rule a FULL_NAT rule \param index its index \return its NAT source addresses
-    std::vector<AdcIpAddress> CheckNatRange(const IlbRule& rule, uint32_t index) const;
+    /// \param i rule index \return the rule as stored
+    const IlbRule& Rule(uint32_t i) const;
     /// \param rule rule index \param server server index \param what operation (errors)
     void CheckIndex(uint32_t rule, uint32_t server, const char* what) const;
-    /// Set the table's idle timeouts to the largest NAT timeout of each protocol.
-    void UpdateTableTimeouts();
     /// \param rule rule index \param server server index: tell the algorithm
     void UpdateAvailability(uint32_t rule, uint32_t server);
 
-    /**
-     * \brief The engine: decide and carry out what happens to a received packet.
-     * \param in the packet
-     * \param send how to send it
-     * \return true when the ILB took the packet (forwarded or dropped), false to leave it to
-     * the other routing protocols
-     */
-    bool Process(const Ingress& in, const SendFn& send);
     /// Request of an existing connection. \return true (claimed)
-    bool ProcessRequest(const Conn& c, const Ingress& in, const SendFn& send);
+    bool ProcessRequest(const Conn& c, const AdcIngress& in, AdcEgress& egress);
     /// Response of an existing connection. \return what Process returns
-    bool ProcessResponse(const Conn& c, const Ingress& in, const SendFn& send);
+    bool ProcessResponse(const Conn& c, const AdcIngress& in, AdcEgress& egress);
     /// New flow for \p rule. \return true (claimed)
-    bool ProcessNewFlow(uint32_t rule, const Ingress& in, const SendFn& send);
+    bool ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egress);
     /**
      * \brief Send a packet of a connection; count it, or drop it when sending fails.
      * \param rule rule index
      * \param server server index
-     * \param e how to send it
+     * \param v how to send it (FORWARD or REWRITE)
      * \param in the packet
      * \param request true for the client -> server direction
-     * \param send the adapter's sender
+     * \param egress the hook's sender
      * \return true when sent
      */
     bool Forward(uint32_t rule,
                  uint32_t server,
-                 const Egress& e,
-                 const Ingress& in,
+                 const AdcVerdict& v,
+                 const AdcIngress& in,
                  bool request,
-                 const SendFn& send);
+                 AdcEgress& egress);
     /// \param rule rule index \param server server index \return up and enabled
     bool IsAvailable(uint32_t rule, uint32_t server) const;
-
-    /**
-     * \brief Look a packet's connection up in its family's table.
-     * \param k the packet's 5-tuple
-     * \param reply false: as a request (original key); true: as a response (reply key)
-     * \param now current time
-     * \param[out] c the connection
-     * \return false when absent, or when it outlived its rule's NAT timeout (then removed)
-     */
-    bool FindConn(const AdcFlowKey& k, bool reply, Time now, Conn& c);
-    /**
-     * \param original a connection's client-side key
-     * \param[out] tcp its TCP end state
-     * \param[out] id its unique id (IPv4: the record's serial)
-     * \return false when there is no such connection
-     */
-    bool FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id);
-    /// \param original the client-side key of a connection to remove (either table)
-    void RemoveConn(const AdcFlowKey& original);
-    /// \param k a 5-tuple \return true when its connection belongs in the IlbNatTable
-    bool UsesNat(const AdcFlowKey& k) const;
-    /// \return connection entries of both tables
-    uint32_t GetConnectionCount() const;
-    /// \param flow a request's 5-tuple \return the rule whose VIP, protocol and ports match, or -1
-    int32_t MatchRule(const AdcFlowKey& flow) const;
-    /// \param flow a 5-tuple with unknown ports \return a rule whose VIP and protocol match, -1
-    int32_t MatchVip(const AdcFlowKey& flow) const;
-    /**
-     * \brief A packet that looks like a response of a NAT rule without a connection: from a
-     * HALF_NAT server's service port, or to a FULL_NAT source address.
-     * \param flow the 5-tuple (ports may be 0 when unknown)
-     * \param portsKnown whether the ports are meaningful
-     * \param[out] server the server index, or -1
-     * \return the rule, or -1
-     */
-    int32_t MatchOrphan(const AdcFlowKey& flow, bool portsKnown, int32_t& server) const;
-    /**
-     * \brief Insert a new connection in its family's table (IPv6: and its Flow).
-     * \param original client-side key
-     * \param translated server-side key
-     * \param f the flow's state (rule, server, NAT)
-     * \param now current time
-     * \return "" or the drop reason (connection-table-full, reply-key-collision)
-     */
-    std::string InsertConn(const AdcFlowKey& original,
-                           const AdcFlowKey& translated,
-                           const Flow& f,
-                           Time now);
     /// \param rule rule index \param flow new flow \return server index or -1 (none available)
     int32_t ChooseServer(uint32_t rule, const AdcFlowKey& flow, Time now);
     /// \param rule rule index \param[out] flow gets natAddress/natPort \return false if exhausted
@@ -529,27 +324,12 @@ class IlbAppliance : public Object
                          const AdcFlowKey& flow,
                          const Flow& nat) const;
     /**
-     * \brief Follow a TCP connection's end: a RST, or both FINs each acknowledged by the
-     * other side (sequence numbers compared, so segments still in flight do not count).
-     * \param c the connection (its TCP state is updated)
-     * \param dir the packet's direction
-     * \param in the packet
-     * \return true when the connection ends with this packet
+     * \brief A connection's entry went (either table): trace it, release its Full-NAT port.
+     * \param rule its rule
+     * \param original its client-side key
+     * \param translated its server-side key
      */
-    static TcpEnd TrackTcp(const Conn& c, Direction dir, const Ingress& in);
-    /**
-     * \brief After a packet of \p original: end its entry now (RST) or after "TcpTimeWait"
-     * (both FINs acknowledged), so segments still in flight find it.
-     * \param original the connection's client-side key
-     * \param end what TrackTcp said
-     */
-    void EndConnection(const AdcFlowKey& original, TcpEnd end);
-    /// \param original a closed connection's key \param id its flow id: remove it if still there
-    void TimeWaitOver(AdcFlowKey original, uint64_t id);
-    /// \param entry the table entry that went away (expired or removed): release what it held
-    void ForgetFlow(const AdcConnectionTable::Entry& entry);
-    /// \param index the IPv4 record about to go (expired or removed): release its NAT port
-    void ForgetNat(uint32_t index, bool);
+    void ConnectionGone(uint32_t rule, const AdcFlowKey& original, const AdcFlowKey& translated);
     /// \param rule rule index \param server server index \param gen state generation: cut
     void DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen);
     /// \param rule rule \param server server or -1 \param packet packet \param reason reason
@@ -557,34 +337,20 @@ class IlbAppliance : public Object
     /// \param rule rule \param server server \param bytes IP bytes \param in request direction
     void Count(uint32_t rule, uint32_t server, uint32_t bytes, bool in);
 
-    std::vector<RuleState> m_rules; //!< rules
-    std::unordered_map<AdcIpAddress, std::vector<uint32_t>, AdcIpAddressHasher>
-        m_byVip; //!< VIP -> rules
-    /// HALF_NAT server address -> (rule, server) pairs, for orphan responses
-    std::unordered_map<AdcIpAddress, std::vector<std::pair<uint32_t, uint32_t>>, AdcIpAddressHasher>
-        m_halfNatServers;
-    std::unordered_map<AdcIpAddress, uint32_t, AdcIpAddressHasher> m_natOwner; //!< NAT addr -> rule
-    std::map<AdcIpAddress, Ptr<AdcPortAllocator>> m_natPorts;       //!< NAT address -> ports
-    std::unordered_map<AdcFlowKey, Flow, AdcFlowKeyHasher> m_flows; //!< original key -> flow
-    uint32_t m_nServers{0};                                         //!< servers of all rules
-    Ptr<AdcConnectionTable> m_table;                                //!< IPv6 NAT table
-    Ptr<IlbNatTable> m_nat;                                         //!< IPv4 NAT table
-    std::vector<std::pair<uint32_t, uint32_t>> m_serverOwner;       //!< global id -> rule, server
-    Ptr<IlbIpv4Routing> m_ipv4Routing;                              //!< IPv4 hook
-    Ptr<IlbIpv6Routing> m_ipv6Routing;                              //!< IPv6 hook
-    uint64_t m_hashSeed;                                            //!< "HashSeed"
-    uint32_t m_maxConnections;                                      //!< "MaxConnections"
-    Time m_tcpTimeWait;                                             //!< "TcpTimeWait"
-    uint64_t m_nextFlowId{1};                                       //!< flow ids
-    bool m_compactIpv4{true};                                       //!< "CompactIpv4Table"
+    IlbRuleSet m_ruleSet;                                     //!< the rules, validated, indexed
+    std::vector<RuleState> m_rules;                           //!< their run-time state
+    std::map<AdcIpAddress, Ptr<AdcPortAllocator>> m_natPorts; //!< NAT address -> ports
+    Ptr<IlbConnectionStore> m_conns;                          //!< the connections
+    uint64_t m_hashSeed;                                      //!< "HashSeed"
+    uint32_t m_maxConnections;                                //!< "MaxConnections"
+    Time m_tcpTimeWait;                                       //!< "TcpTimeWait"
 
     TracedCallback<const std::string&, const AdcFlowKey&> m_ruleMatchTrace; //!< "RuleMatch"
     TracedCallback<const std::string&, const AdcFlowKey&, uint32_t, const std::string&>
         m_serverChosenTrace; //!< "ServerChosen"
     TracedCallback<const std::string&, const std::string&, const AdcFlowKey&, const AdcFlowKey&>
-        m_rewriteTrace;                                                //!< "Rewrite"
-    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace; //!< "Drop"
-    TracedCallback<const std::string&> m_natExhaustedTrace;            //!< "NatExhausted"
+        m_rewriteTrace;                                     //!< "Rewrite"
+    TracedCallback<const std::string&> m_natExhaustedTrace; //!< "NatExhausted"
     TracedCallback<const std::string&, const AdcFlowKey&>
         m_connectionEndedTrace; //!< "ConnectionEnded"
 };

@@ -1,0 +1,472 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "adc-datapath-hook.h"
+
+#include "ns3/ipv4-list-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/ipv6-list-routing.h"
+#include "ns3/ipv6.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/output-stream-wrapper.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AdcDatapathHook");
+
+NS_OBJECT_ENSURE_REGISTERED(AdcIpv4DatapathHook);
+NS_OBJECT_ENSURE_REGISTERED(AdcIpv6DatapathHook);
+
+namespace
+{
+
+/**
+ * \param ip the node's Ipv4 or Ipv6
+ * \param dst a destination
+ * \param skip a protocol not to ask (the hook asking), or null
+ * \return a route to \p dst from the protocols of the node's list routing, or null
+ */
+template <class Family>
+Ptr<typename Family::Route>
+FindRoute(const Ptr<typename Family::Ip>& ip,
+          typename Family::Address dst,
+          const typename Family::Protocol* skip)
+{
+    Ptr<typename Family::ListRouting> list =
+        DynamicCast<typename Family::ListRouting>(ip->GetRoutingProtocol());
+    if (!list)
+    {
+        return nullptr;
+    }
+    typename Family::Header lookup;
+    lookup.SetDestination(dst);
+    for (uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i)
+    {
+        int16_t priority = 0;
+        Ptr<typename Family::Protocol> other = list->GetRoutingProtocol(i, priority);
+        if (PeekPointer(other) == skip)
+        {
+            continue;
+        }
+        Socket::SocketErrno err = Socket::ERROR_NOTERROR;
+        if (Ptr<typename Family::Route> route = other->RouteOutput(nullptr, lookup, nullptr, err))
+        {
+            return route;
+        }
+    }
+    return nullptr;
+}
+
+/**
+ * \brief Send \p datagram from the node inside an outer IP header of \p Family.
+ * \param ip the node's Ipv4 or Ipv6 (null: the node lacks the outer family)
+ * \param datagram the inner datagram
+ * \param e the outer header
+ * \return "" or why not
+ */
+template <class Family>
+std::string
+SendOuter(const Ptr<typename Family::Ip>& ip, Ptr<Packet> datagram, const AdcEncapsulation& e)
+{
+    if (!ip)
+    {
+        return "no-outer-family";
+    }
+    const typename Family::Address dst = Family::Get(e.destination);
+    Ptr<typename Family::Route> route = FindRoute<Family>(ip, dst, nullptr);
+    if (!route)
+    {
+        return "no-route";
+    }
+    if (e.addHeaders)
+    {
+        e.addHeaders(datagram, AdcIpAddress(route->GetSource()), e.destination);
+    }
+    // The appliance originates the outer packet: its IP layer builds the header (default TTL,
+    // checksum, identification) and sends it along the route.
+    ip->Send(datagram, route->GetSource(), dst, e.protocol, route);
+    return "";
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The families
+
+template <bool V6>
+typename AdcHookFamily<V6>::Address
+AdcHookFamily<V6>::Get(const AdcIpAddress& a)
+{
+    if constexpr (V6)
+    {
+        return a.GetIpv6();
+    }
+    else
+    {
+        return a.GetIpv4();
+    }
+}
+
+template <bool V6>
+bool
+AdcHookFamily<V6>::Ignore(const Ptr<Ip>& ip, const Header& header, Ptr<const NetDevice> idev)
+{
+    const Address dst = header.GetDestination();
+    if constexpr (V6)
+    {
+        return dst.IsMulticast() || dst.IsLinkLocal();
+    }
+    else
+    {
+        if (dst.IsMulticast() || dst.IsBroadcast())
+        {
+            return true;
+        }
+        const int32_t iif = ip->GetInterfaceForDevice(idev);
+        // the list delivers the node's own packets
+        return iif < 0 || ip->IsDestinationAddress(dst, static_cast<uint32_t>(iif));
+    }
+}
+
+template <bool V6>
+uint8_t
+AdcHookFamily<V6>::NextProtocol(const Header& header)
+{
+    if constexpr (V6)
+    {
+        return header.GetNextHeader();
+    }
+    else
+    {
+        return header.GetProtocol();
+    }
+}
+
+template <bool V6>
+bool
+AdcHookFamily<V6>::IsFragment(const Header& header)
+{
+    if constexpr (V6)
+    {
+        return false;
+    }
+    else
+    {
+        return header.GetFragmentOffset() != 0 || !header.IsLastFragment();
+    }
+}
+
+template <bool V6>
+void
+AdcHookFamily<V6>::Forward(const UnicastForwardCallback& ucb,
+                           Ptr<const NetDevice> idev,
+                           Ptr<Route> route,
+                           Ptr<const Packet> p,
+                           const Header& h)
+{
+    if constexpr (V6)
+    {
+        ucb(idev, route, p, h);
+    }
+    else
+    {
+        ucb(route, p, h);
+    }
+}
+
+template struct AdcHookFamily<false>;
+template struct AdcHookFamily<true>;
+
+// ---------------------------------------------------------------------------------------------
+// The hook
+
+/// Carries out the verdicts of one received packet (lives on RouteInput's stack).
+template <class Family, class Self>
+class AdcDatapathHook<Family, Self>::Egress : public AdcEgress
+{
+  public:
+    /// \param hook the hook \param in the packet \param idev input device \param header its
+    /// IP header \param ucb forwarding \param lcb local delivery
+    Egress(const AdcDatapathHook& hook,
+           const AdcIngress& in,
+           Ptr<const NetDevice> idev,
+           const Header& header,
+           const UnicastForwardCallback& ucb,
+           const LocalDeliverCallback& lcb)
+        : m_hook(hook),
+          m_in(in),
+          m_idev(idev),
+          m_header(header),
+          m_ucb(ucb),
+          m_lcb(lcb)
+    {
+    }
+
+    std::string Send(const AdcVerdict& v) override
+    {
+        switch (v.action)
+        {
+        case AdcVerdict::PASS:
+            return "";
+        case AdcVerdict::FORWARD:
+        case AdcVerdict::REWRITE:
+            return m_hook.SendOn(m_in, m_idev, m_header, m_ucb, v);
+        case AdcVerdict::ENCAPSULATE:
+            return m_hook.SendEncapsulated(m_in, m_header, v.encapsulation);
+        case AdcVerdict::DELIVER_LOCAL:
+            if (m_lcb.IsNull())
+            {
+                return "no-local-delivery";
+            }
+            m_lcb(m_in.packet, m_header, m_in.inInterface);
+            return "";
+        case AdcVerdict::DROP:
+            m_hook.m_datapath->DropPacket(m_in.packet, v.reason);
+            return "";
+        }
+        return "unknown-action";
+    }
+
+  private:
+    const AdcDatapathHook& m_hook;       //!< the hook
+    const AdcIngress& m_in;              //!< the packet
+    Ptr<const NetDevice> m_idev;         //!< input device
+    const Header& m_header;              //!< its IP header
+    const UnicastForwardCallback& m_ucb; //!< forwarding
+    const LocalDeliverCallback& m_lcb;   //!< local delivery
+};
+
+template <class Family, class Self>
+TypeId
+AdcDatapathHook<Family, Self>::GetTypeId()
+{
+    static TypeId tid = TypeId(std::string("ns3::") + Family::NAME)
+                            .SetParent<Protocol>()
+                            .SetGroupName("Adc")
+                            .template AddConstructor<Self>();
+    return tid;
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::Attach(AdcDatapath* datapath)
+{
+    m_datapath = datapath;
+}
+
+template <class Family, class Self>
+Ptr<typename AdcDatapathHook<Family, Self>::Route>
+AdcDatapathHook<Family, Self>::RouteOutput(Ptr<Packet> p,
+                                           const Header& header,
+                                           Ptr<NetDevice> oif,
+                                           Socket::SocketErrno& sockerr)
+{
+    sockerr = Socket::ERROR_NOROUTETOHOST;
+    return nullptr; // the datapath forwards; the node's own traffic uses the other protocols
+}
+
+template <class Family, class Self>
+bool
+AdcDatapathHook<Family, Self>::RouteInput(Ptr<const Packet> p,
+                                          const Header& header,
+                                          Ptr<const NetDevice> idev,
+                                          UnicastForwardCallback ucb,
+                                          MulticastForwardCallback mcb,
+                                          LocalDeliverCallback lcb,
+                                          ErrorCallback ecb)
+{
+    NS_LOG_FUNCTION(this << p << header << idev);
+    if (!m_datapath || !m_ip || ucb.IsNull() || Family::Ignore(m_ip, header, idev))
+    {
+        return false;
+    }
+    AdcIngress in = AdcIngress::Describe(header.GetSource(),
+                                         header.GetDestination(),
+                                         Family::NextProtocol(header),
+                                         p,
+                                         Family::IsFragment(header),
+                                         header.GetSerializedSize());
+    const int32_t iif = m_ip->GetInterfaceForDevice(idev);
+    in.inInterface = iif < 0 ? 0 : static_cast<uint32_t>(iif);
+    Egress egress(*this, in, idev, header, ucb, lcb);
+    return m_datapath->Process(in, egress);
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::NotifyInterfaceUp(uint32_t interface)
+{
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::NotifyInterfaceDown(uint32_t interface)
+{
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::NotifyAddAddress(uint32_t interface,
+                                                typename Family::InterfaceAddress address)
+{
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::NotifyRemoveAddress(uint32_t interface,
+                                                   typename Family::InterfaceAddress address)
+{
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::PrintRoutingTable(Ptr<OutputStreamWrapper> stream,
+                                                 Time::Unit unit) const
+{
+    std::ostream& os = *stream->GetStream();
+    os << Family::NAME << ", Time: " << Now().As(unit) << "\n";
+    if (m_datapath)
+    {
+        os << m_datapath->GetInstanceTypeId().GetName() << "\n";
+        m_datapath->Print(os);
+    }
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::SetIp(Ptr<typename Family::Ip> ip)
+{
+    m_ip = ip;
+}
+
+template <class Family, class Self>
+void
+AdcDatapathHook<Family, Self>::DoDispose()
+{
+    m_datapath = nullptr;
+    m_ip = nullptr;
+    Protocol::DoDispose();
+}
+
+template <class Family, class Self>
+Ptr<typename AdcDatapathHook<Family, Self>::Route>
+AdcDatapathHook<Family, Self>::LookupRoute(typename Family::Address dst) const
+{
+    return FindRoute<Family>(m_ip, dst, this);
+}
+
+template <class Family, class Self>
+std::string
+AdcDatapathHook<Family, Self>::SendOn(const AdcIngress& in,
+                                      Ptr<const NetDevice> idev,
+                                      const Header& header,
+                                      const UnicastForwardCallback& ucb,
+                                      const AdcVerdict& v) const
+{
+    const bool rewrite = v.action == AdcVerdict::REWRITE;
+    const AdcFlowKey& after = rewrite ? v.after : in.flow;
+    const bool viaNextHop = !v.nextHop.IsNone();
+    const auto family = in.flow.dst.GetFamily();
+    if ((!rewrite && !viaNextHop) || (viaNextHop && v.nextHop.GetFamily() != family))
+    {
+        return "bad-next-hop"; // FORWARD needs a next hop of the packet's family
+    }
+    if (rewrite && (in.status != AdcTransportStatus::OK || after.protocol != in.flow.protocol ||
+                    after.src.GetFamily() != family || after.dst.GetFamily() != family))
+    {
+        return "bad-rewrite"; // ports of a whole TCP/UDP header, within the family
+    }
+    Ptr<const Packet> out = in.packet;
+    std::string reason;
+    if (rewrite && !(out = AdcRewriteTransport(in.packet, in.flow, after, reason)))
+    {
+        return reason;
+    }
+    Ptr<Route> found = LookupRoute(Family::Get(viaNextHop ? v.nextHop : after.dst));
+    if (!found)
+    {
+        return "no-route";
+    }
+    Ptr<Route> route = Create<Route>();
+    route->SetDestination(Family::Get(after.dst));
+    route->SetSource(found->GetSource());
+    route->SetOutputDevice(found->GetOutputDevice());
+    route->SetGateway(found->GetGateway());
+    if (viaNextHop)
+    {
+        if (!found->GetGateway().IsAny())
+        {
+            return "next-hop-not-on-link"; // only the MAC changes: the next hop is on-link
+        }
+        route->SetGateway(Family::Get(v.nextHop));
+    }
+    // The IPv4 forwarding code lowers the TTL and, when checksums are enabled (the received
+    // header has them on), recomputes the header checksum.
+    Header h = header;
+    h.SetSource(Family::Get(after.src));
+    h.SetDestination(Family::Get(after.dst));
+    Family::Forward(ucb, idev, route, out, h);
+    return "";
+}
+
+template <class Family, class Self>
+std::string
+AdcDatapathHook<Family, Self>::SendEncapsulated(const AdcIngress& in,
+                                                const Header& header,
+                                                const AdcEncapsulation& e) const
+{
+    Ptr<Packet> datagram = in.packet->Copy();
+    datagram->AddHeader(header);
+    Ptr<Node> node = m_ip->template GetObject<Node>();
+    if (e.destination.IsV4())
+    {
+        return SendOuter<AdcIpv4HookFamily>(node->GetObject<Ipv4>(), datagram, e);
+    }
+    if (e.destination.IsV6())
+    {
+        return SendOuter<AdcIpv6HookFamily>(node->GetObject<Ipv6>(), datagram, e);
+    }
+    return "no-outer-destination";
+}
+
+template class AdcDatapathHook<AdcIpv4HookFamily, AdcIpv4DatapathHook>;
+template class AdcDatapathHook<AdcIpv6HookFamily, AdcIpv6DatapathHook>;
+
+// ---------------------------------------------------------------------------------------------
+// The concrete hooks
+
+void
+AdcIpv4DatapathHook::SetIpv4(Ptr<Ipv4> ipv4)
+{
+    SetIp(ipv4);
+}
+
+void
+AdcIpv6DatapathHook::NotifyAddRoute(Ipv6Address dst,
+                                    Ipv6Prefix mask,
+                                    Ipv6Address nextHop,
+                                    uint32_t interface,
+                                    Ipv6Address prefixToUse)
+{
+}
+
+void
+AdcIpv6DatapathHook::NotifyRemoveRoute(Ipv6Address dst,
+                                       Ipv6Prefix mask,
+                                       Ipv6Address nextHop,
+                                       uint32_t interface,
+                                       Ipv6Address prefixToUse)
+{
+}
+
+void
+AdcIpv6DatapathHook::SetIpv6(Ptr<Ipv6> ipv6)
+{
+    SetIp(ipv6);
+}
+
+} // namespace ns3

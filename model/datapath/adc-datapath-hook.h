@@ -1,0 +1,221 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc datapath: the IPv4 and IPv6 hooks that put an AdcDatapath into a node. Each is a
+ * routing protocol at the top of the node's list routing: RouteInput describes the packet
+ * (AdcIngress), asks the datapath, and carries out its verdicts with the forwarding, local
+ * delivery and send functions of the node's IP stack. One template holds the body both
+ * families share; a family struct supplies the types and the few steps that differ.
+ */
+
+#ifndef ADC_DATAPATH_HOOK_H
+#define ADC_DATAPATH_HOOK_H
+
+#include "adc-datapath.h"
+
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-interface-address.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/ipv6-interface-address.h"
+#include "ns3/ipv6-route.h"
+#include "ns3/ipv6-routing-protocol.h"
+
+#include <string>
+#include <type_traits>
+
+namespace ns3
+{
+
+class Ipv4;
+class Ipv6;
+class Ipv4ListRouting;
+class Ipv6ListRouting;
+
+/**
+ * \ingroup adc
+ * \brief The types of one IP family and the few steps of the datapath hook that differ.
+ * \tparam V6 false: IPv4; true: IPv6
+ */
+template <bool V6>
+struct AdcHookFamily
+{
+    /// the node's IP object
+    using Ip = std::conditional_t<V6, Ipv6, Ipv4>;
+    /// the routing protocol base class
+    using Protocol = std::conditional_t<V6, Ipv6RoutingProtocol, Ipv4RoutingProtocol>;
+    /// the node's list routing
+    using ListRouting = std::conditional_t<V6, Ipv6ListRouting, Ipv4ListRouting>;
+    /// the IP header
+    using Header = std::conditional_t<V6, Ipv6Header, Ipv4Header>;
+    /// a route
+    using Route = std::conditional_t<V6, Ipv6Route, Ipv4Route>;
+    /// an address
+    using Address = std::conditional_t<V6, Ipv6Address, Ipv4Address>;
+    /// an interface address
+    using InterfaceAddress = std::conditional_t<V6, Ipv6InterfaceAddress, Ipv4InterfaceAddress>;
+    /// the forwarding callback
+    using UnicastForwardCallback = typename Protocol::UnicastForwardCallback;
+    /// the hook's TypeId name
+    static constexpr const char* NAME = V6 ? "AdcIpv6DatapathHook" : "AdcIpv4DatapathHook";
+
+    /// \param a an address of this family \return it as the family's address type
+    static Address Get(const AdcIpAddress& a);
+    /**
+     * \param ip the node's IP object
+     * \param header received header
+     * \param idev input device
+     * \return true when the packet is not for the datapath: multicast, and for IPv4 broadcast
+     * and the node's own (the list delivers those), for IPv6 link-local
+     */
+    static bool Ignore(const Ptr<Ip>& ip, const Header& header, Ptr<const NetDevice> idev);
+    /// \param header received header \return its IP protocol / next header
+    static uint8_t NextProtocol(const Header& header);
+    /**
+     * \param header received header
+     * \return whether the packet is an IPv4 fragment; IPv6 extension headers other than
+     * hop-by-hop stay in the packet, so a fragment header is a next header other than TCP/UDP:
+     * not datapath traffic (false)
+     */
+    static bool IsFragment(const Header& header);
+    /// Hand a packet to the forwarding code (IPv4's does not take the input device).
+    static void Forward(const UnicastForwardCallback& ucb,
+                        Ptr<const NetDevice> idev,
+                        Ptr<Route> route,
+                        Ptr<const Packet> p,
+                        const Header& h);
+};
+
+using AdcIpv4HookFamily = AdcHookFamily<false>; //!< IPv4
+using AdcIpv6HookFamily = AdcHookFamily<true>;  //!< IPv6
+
+/**
+ * \ingroup adc
+ * \brief The hook of an AdcDatapath for one IP family: a routing protocol for the node's list
+ * routing, above static routing. It originates no routes (RouteOutput finds none), so the
+ * node's own traffic uses the other protocols; the routes it forwards on come from them too.
+ * \tparam Family AdcIpv4HookFamily or AdcIpv6HookFamily
+ * \tparam Self the concrete hook (registered as "ns3::" + Family::NAME)
+ */
+template <class Family, class Self>
+class AdcDatapathHook : public Family::Protocol
+{
+  public:
+    using Protocol = typename Family::Protocol;                                   //!< base class
+    using Header = typename Family::Header;                                       //!< IP header
+    using Route = typename Family::Route;                                         //!< route
+    using UnicastForwardCallback = typename Protocol::UnicastForwardCallback;     //!< ucb
+    using MulticastForwardCallback = typename Protocol::MulticastForwardCallback; //!< mcb
+    using LocalDeliverCallback = typename Protocol::LocalDeliverCallback;         //!< lcb
+    using ErrorCallback = typename Protocol::ErrorCallback;                       //!< ecb
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    /// \param datapath the datapath that decides (not owned: it owns this hook; null detaches)
+    void Attach(AdcDatapath* datapath);
+
+    Ptr<Route> RouteOutput(Ptr<Packet> p,
+                           const Header& header,
+                           Ptr<NetDevice> oif,
+                           Socket::SocketErrno& sockerr) override;
+    bool RouteInput(Ptr<const Packet> p,
+                    const Header& header,
+                    Ptr<const NetDevice> idev,
+                    UnicastForwardCallback ucb,
+                    MulticastForwardCallback mcb,
+                    LocalDeliverCallback lcb,
+                    ErrorCallback ecb) override;
+    void NotifyInterfaceUp(uint32_t interface) override;
+    void NotifyInterfaceDown(uint32_t interface) override;
+    void NotifyAddAddress(uint32_t interface, typename Family::InterfaceAddress address) override;
+    void NotifyRemoveAddress(uint32_t interface,
+                             typename Family::InterfaceAddress address) override;
+    void PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const override;
+
+  protected:
+    /// \param ip the node's IP object (SetIpv4 / SetIpv6 of the concrete hook)
+    void SetIp(Ptr<typename Family::Ip> ip);
+    void DoDispose() override;
+
+  private:
+    class Egress;
+
+    /**
+     * \param dst a destination
+     * \return a route to it from the node's other protocols, or null
+     */
+    Ptr<Route> LookupRoute(typename Family::Address dst) const;
+
+    /**
+     * \brief Send a packet, unchanged or rewritten, along a route the other protocols give.
+     * \param in the packet as described
+     * \param idev input device
+     * \param header received IP header
+     * \param ucb forwarding callback
+     * \param v a FORWARD or REWRITE verdict
+     * \return "" or why not
+     */
+    std::string SendOn(const AdcIngress& in,
+                       Ptr<const NetDevice> idev,
+                       const Header& header,
+                       const UnicastForwardCallback& ucb,
+                       const AdcVerdict& v) const;
+
+    /**
+     * \brief Send the received datagram inside an outer header, from this node.
+     * \param in the packet as described
+     * \param header received IP header (becomes the inner header, as received)
+     * \param e the outer header
+     * \return "" or why not
+     */
+    std::string SendEncapsulated(const AdcIngress& in,
+                                 const Header& header,
+                                 const AdcEncapsulation& e) const;
+
+    AdcDatapath* m_datapath{nullptr}; //!< decides (not owned)
+    Ptr<typename Family::Ip> m_ip;    //!< the node's Ipv4 / Ipv6
+};
+
+/**
+ * \ingroup adc
+ * \brief The IPv4 hook of an AdcDatapath (an Ipv4RoutingProtocol for the node's
+ * Ipv4ListRouting, above static routing).
+ */
+class AdcIpv4DatapathHook : public AdcDatapathHook<AdcIpv4HookFamily, AdcIpv4DatapathHook>
+{
+  public:
+    void SetIpv4(Ptr<Ipv4> ipv4) override;
+};
+
+/**
+ * \ingroup adc
+ * \brief The IPv6 hook of an AdcDatapath (an Ipv6RoutingProtocol for the node's
+ * Ipv6ListRouting, above static routing).
+ */
+class AdcIpv6DatapathHook : public AdcDatapathHook<AdcIpv6HookFamily, AdcIpv6DatapathHook>
+{
+  public:
+    void NotifyAddRoute(Ipv6Address dst,
+                        Ipv6Prefix mask,
+                        Ipv6Address nextHop,
+                        uint32_t interface,
+                        Ipv6Address prefixToUse) override;
+    void NotifyRemoveRoute(Ipv6Address dst,
+                           Ipv6Prefix mask,
+                           Ipv6Address nextHop,
+                           uint32_t interface,
+                           Ipv6Address prefixToUse) override;
+    void SetIpv6(Ptr<Ipv6> ipv6) override;
+};
+
+// Defined once, in adc-datapath-hook.cc.
+extern template struct AdcHookFamily<false>;
+extern template struct AdcHookFamily<true>;
+extern template class AdcDatapathHook<AdcIpv4HookFamily, AdcIpv4DatapathHook>;
+extern template class AdcDatapathHook<AdcIpv6HookFamily, AdcIpv6DatapathHook>;
+
+} // namespace ns3
+
+#endif /* ADC_DATAPATH_HOOK_H */

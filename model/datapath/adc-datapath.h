@@ -1,0 +1,244 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc datapath: the family-independent shape every packet-level appliance shares. The
+ * node's IPv4 or IPv6 hook (adc-datapath-hook.h) turns a received packet into an AdcIngress,
+ * the AdcDatapath decides, and the hook carries out each AdcVerdict through an AdcEgress:
+ * ordinary routing, forwarding to a next hop, rewriting, encapsulating, local delivery or a
+ * drop with its reason.
+ */
+
+#ifndef ADC_DATAPATH_H
+#define ADC_DATAPATH_H
+
+#include "adc-packet-rewrite.h"
+
+#include "ns3/adc-flow-key.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace ns3
+{
+
+class Node;
+class Ipv4RoutingProtocol;
+class Ipv6RoutingProtocol;
+class AdcIpv4DatapathHook;
+class AdcIpv6DatapathHook;
+
+/**
+ * \ingroup adc
+ * \brief A received packet as the hook describes it to a datapath, whatever its IP family.
+ */
+struct AdcIngress
+{
+    AdcFlowKey flow;                                         //!< 5-tuple (ports 0 unless OK)
+    AdcTransportStatus status{AdcTransportStatus::NO_PORTS}; //!< transport header status
+    uint8_t tcpFlags{0};                                     //!< TCP flags (OK TCP only)
+    uint32_t tcpSeq{0};                                      //!< TCP sequence number
+    uint32_t tcpAck{0};                                      //!< TCP acknowledgement number
+    uint32_t tcpPayload{0};   //!< TCP payload bytes (after the header and options)
+    uint32_t bytes{0};        //!< IP bytes (IP header included)
+    uint32_t inInterface{0};  //!< the node's IPv4 / IPv6 interface it arrived on
+    Ptr<const Packet> packet; //!< the packet (no IP header)
+
+    /**
+     * \brief Describe a received packet (reads at most its transport header).
+     * \param src IP source
+     * \param dst IP destination
+     * \param protocol IP protocol (or IPv6 next header)
+     * \param p the packet without its IP header
+     * \param fragment true for an IP fragment (no whole transport header)
+     * \param ipHeaderBytes size of the IP header (for byte counters)
+     * \return the description (inInterface 0: the hook sets it)
+     */
+    static AdcIngress Describe(const AdcIpAddress& src,
+                               const AdcIpAddress& dst,
+                               uint8_t protocol,
+                               Ptr<const Packet> p,
+                               bool fragment,
+                               uint32_t ipHeaderBytes);
+};
+
+/**
+ * \ingroup adc
+ * \brief An outer header for ENCAPSULATE: the whole received IP datagram (its IP header as
+ * received) becomes the payload of a new IP packet the appliance sends from its own address.
+ */
+struct AdcEncapsulation
+{
+    /**
+     * Adds the headers between the outer IP header and the inner datagram (e.g. UDP, VXLAN and
+     * an inner Ethernet header). Called once the outer addresses are known, so a UDP checksum
+     * can cover them.
+     * \param datagram the inner IP datagram, to which the headers are added
+     * \param outerSource the outer IP source (the output interface's address)
+     * \param outerDestination the outer IP destination
+     */
+    using AddHeadersFn = std::function<void(Ptr<Packet> datagram,
+                                            const AdcIpAddress& outerSource,
+                                            const AdcIpAddress& outerDestination)>;
+
+    uint8_t protocol{0};      //!< the outer IP protocol / next header (e.g. 17 for VXLAN)
+    AdcIpAddress destination; //!< the outer destination (e.g. the host holding the back-end)
+    AddHeadersFn addHeaders;  //!< null: the datagram follows the outer IP header directly
+};
+
+/**
+ * \ingroup adc
+ * \brief What a datapath wants done with a received packet.
+ */
+struct AdcVerdict
+{
+    /// The actions a hook carries out.
+    enum Action : uint8_t
+    {
+        PASS,          //!< ordinary routing (a datapath returns false instead of sending it)
+        FORWARD,       //!< unchanged, to an on-link next hop: only the MAC changes (DSR)
+        REWRITE,       //!< to a new 5-tuple, checksums updated; routed to its destination
+        ENCAPSULATE,   //!< inside a new outer header, to the outer destination
+        DELIVER_LOCAL, //!< to the node's own stack, whatever its destination (interception)
+        DROP           //!< discarded; "Drop" fires with the reason
+    };
+
+    Action action{PASS};            //!< what to do
+    AdcFlowKey after;               //!< REWRITE: the 5-tuple to send
+    AdcIpAddress nextHop;           //!< FORWARD (required), REWRITE (unset: routed): next hop
+    AdcEncapsulation encapsulation; //!< ENCAPSULATE: the outer header
+    std::string reason;             //!< DROP: why
+
+    /// \return a PASS verdict
+    static AdcVerdict Pass();
+    /// \param nextHop an on-link next hop \return a FORWARD verdict
+    static AdcVerdict Forward(const AdcIpAddress& nextHop);
+    /**
+     * \param after the new 5-tuple (same family and protocol)
+     * \param nextHop an on-link next hop, or unset to route to after.dst
+     * \return a REWRITE verdict
+     */
+    static AdcVerdict Rewrite(const AdcFlowKey& after, const AdcIpAddress& nextHop = {});
+    /// \param encapsulation the outer header \return an ENCAPSULATE verdict
+    static AdcVerdict Encapsulate(AdcEncapsulation encapsulation);
+    /// \return a DELIVER_LOCAL verdict
+    static AdcVerdict DeliverLocal();
+    /// \param reason why \return a DROP verdict
+    static AdcVerdict Drop(const std::string& reason);
+    /// \param action an action \return "PASS", "FORWARD", ...
+    static std::string ActionToString(Action action);
+};
+
+/**
+ * \ingroup adc
+ * \brief The hook's side of one received packet: carries out verdicts for it.
+ */
+class AdcEgress
+{
+  public:
+    virtual ~AdcEgress() = default;
+
+    /**
+     * \brief Carry out \p verdict for the packet being processed.
+     * \param verdict what to do (PASS does nothing: a datapath returns false instead)
+     * \return "" when done, else why it could not be (nothing was sent): "no-route" (the
+     * node's other protocols know no route to the destination, next hop or outer destination),
+     * "next-hop-not-on-link", "bad-next-hop" (FORWARD without one, or of another family),
+     * "bad-rewrite" (REWRITE of a packet without a whole TCP/UDP header, or to another family
+     * or protocol), "bad-checksum" and "malformed-transport-header" (AdcRewriteTransport),
+     * "no-outer-destination", "no-outer-family" (ENCAPSULATE to a family the node lacks),
+     * "no-local-delivery". The datapath decides what follows (usually a drop).
+     */
+    virtual std::string Send(const AdcVerdict& verdict) = 0;
+};
+
+/**
+ * \ingroup adc
+ * \brief A packet-level appliance: sees every packet its node receives (above the node's
+ * static routing), decides, and has the node's hook carry its verdicts out.
+ *
+ * Install(node) aggregates the datapath to the node (node->GetObject<T>() finds it; it lives as
+ * long as the node) and puts its IPv4 and IPv6 hooks at the top ("HookPriority") of the node's
+ * Ipv4ListRouting / Ipv6ListRouting. A node holds at most one datapath of each kind.
+ *
+ * Subclasses write Process(); a drop, whoever decides it, goes through DropPacket() ("Drop").
+ */
+class AdcDatapath : public Object
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    AdcDatapath();
+    ~AdcDatapath() override;
+
+    /**
+     * \brief Signature of "Drop".
+     * \param packet the dropped packet (without its IP header)
+     * \param reason why, e.g. "no-server-up"
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+
+    /**
+     * \brief Decide what happens to a received packet and have it done through \p egress
+     * (once or more; each Send says whether it worked, so state can follow the outcome).
+     * \param in the packet
+     * \param egress carries out verdicts for this packet
+     * \return true when the datapath took the packet (sent or dropped it), false to leave it to
+     * ordinary routing (PASS)
+     */
+    virtual bool Process(const AdcIngress& in, AdcEgress& egress) = 0;
+
+    /**
+     * \brief Aggregate this datapath to \p node and hook it into the node's IPv4 and (when
+     * installed) IPv6 list routing at "HookPriority".
+     * \param node a node whose stack came from AdcMakeListStackHelper (a list routing for
+     *        every family it has)
+     * \throws AdcConfigError when this datapath is already installed, when \p node already
+     * holds a datapath of the same kind, or when a family's routing is not a list routing
+     */
+    void Install(Ptr<Node> node);
+
+    /// \return the node this datapath is installed on, or null
+    Ptr<Node> GetNode() const;
+    /// \return the IPv4 hook in the node's Ipv4ListRouting (null before Install)
+    Ptr<Ipv4RoutingProtocol> GetIpv4Routing() const;
+    /// \return the IPv6 hook in the node's Ipv6ListRouting (null without IPv6 or Install)
+    Ptr<Ipv6RoutingProtocol> GetIpv6Routing() const;
+
+    /**
+     * \brief Drop a packet: fire "Drop" with the reason (the hook does it for DROP verdicts).
+     * \param packet the packet (without its IP header)
+     * \param reason why
+     */
+    void DropPacket(Ptr<const Packet> packet, const std::string& reason);
+
+    /**
+     * \brief What the hooks print in PrintRoutingTable (default: nothing).
+     * \param os the stream
+     */
+    virtual void Print(std::ostream& os) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// \param node the node \throws AdcConfigError when Install would fail on it
+    void CheckInstall(Ptr<Node> node) const;
+    /// Detach and release the hooks (they stay in the lists but take nothing any more).
+    void DetachHooks();
+
+    int16_t m_priority;                  //!< "HookPriority"
+    Ptr<AdcIpv4DatapathHook> m_ipv4Hook; //!< IPv4 hook (after Install)
+    Ptr<AdcIpv6DatapathHook> m_ipv6Hook; //!< IPv6 hook (after Install, with IPv6)
+    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace; //!< "Drop"
+};
+
+} // namespace ns3
+
+#endif /* ADC_DATAPATH_H */

@@ -1,0 +1,375 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ilb-connection-store.h"
+
+#include "ns3/adc-packet-rewrite.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// ILB's default NAT timeouts: the tables never keep entries for less.
+const Time kTcpNatTimeout = Seconds(120);
+const Time kUdpNatTimeout = Seconds(60);
+
+} // namespace
+
+IlbConnectionStore::IlbConnectionStore()
+{
+    m_table = CreateObject<AdcConnectionTable>();
+    // Whatever removes an entry (idle expiry, close, drain), the appliance hears of it.
+    m_table->TraceConnectWithoutContext("EntryExpired",
+                                        MakeCallback(&IlbConnectionStore::ForgetFlow, this));
+    m_table->TraceConnectWithoutContext("EntryRemoved",
+                                        MakeCallback(&IlbConnectionStore::ForgetFlow, this));
+    m_nat = CreateObject<IlbNatTable>();
+    m_nat->SetRemoveCallback(MakeCallback(&IlbConnectionStore::ForgetNat, this));
+}
+
+IlbConnectionStore::~IlbConnectionStore()
+{
+    Dispose();
+}
+
+void
+IlbConnectionStore::SetEndedCallback(EndedCallback cb)
+{
+    m_ended = std::move(cb);
+}
+
+Time
+IlbConnectionStore::GetDefaultNatTimeout(uint8_t protocol)
+{
+    return protocol == AdcFlowKey::PROTO_TCP ? kTcpNatTimeout : kUdpNatTimeout;
+}
+
+void
+IlbConnectionStore::AddRule(uint8_t protocol, uint32_t nServers, Time natTimeout)
+{
+    const auto rule = static_cast<uint32_t>(m_serverBase.size());
+    m_serverBase.push_back(static_cast<uint32_t>(m_serverOwner.size()));
+    for (uint32_t s = 0; s < nServers; ++s)
+    {
+        m_serverOwner.emplace_back(rule, s);
+    }
+    m_natTimeout.push_back(natTimeout);
+    m_protocol.push_back(protocol);
+    // One table for all rules: it keeps entries as long as the longest NAT timeout of their
+    // protocol; shorter rule timeouts are enforced at lookup (Find).
+    Time tcp = GetDefaultNatTimeout(AdcFlowKey::PROTO_TCP);
+    Time udp = GetDefaultNatTimeout(AdcFlowKey::PROTO_UDP);
+    for (std::size_t r = 0; r < m_natTimeout.size(); ++r)
+    {
+        Time& t = m_protocol[r] == AdcFlowKey::PROTO_TCP ? tcp : udp;
+        t = std::max(t, m_natTimeout[r]);
+    }
+    m_table->SetAttribute("TcpIdleTimeout", TimeValue(tcp));
+    m_table->SetAttribute("UdpIdleTimeout", TimeValue(udp));
+    m_nat->SetAttribute("TcpIdleTimeout", TimeValue(tcp));
+    m_nat->SetAttribute("UdpIdleTimeout", TimeValue(udp));
+}
+
+bool
+IlbConnectionStore::UsesNat(const AdcFlowKey& k) const
+{
+    return m_compactIpv4 && k.src.IsV4();
+}
+
+bool
+IlbConnectionStore::Find(const AdcFlowKey& k, bool reply, Time now, Conn& c)
+{
+    if (UsesNat(k))
+    {
+        Time idle;
+        const uint32_t i =
+            reply ? m_nat->LookupReply(k, now, &idle) : m_nat->LookupOriginal(k, now, &idle);
+        if (i == IlbNatTable::NONE)
+        {
+            return false;
+        }
+        IlbNatTable::Record& r = m_nat->GetMutable(i);
+        std::tie(c.rule, c.server) = m_serverOwner[r.server];
+        if (idle > m_natTimeout[c.rule])
+        {
+            m_nat->Remove(i);
+            return false;
+        }
+        c.nat = i;
+        c.original = m_nat->GetOriginal(i);
+        c.translated = m_nat->GetTranslated(i);
+        c.tcp = &r.flags;
+        c.finAck = r.finAck;
+        return true;
+    }
+    AdcConnectionTable::Entry* e =
+        reply ? m_table->LookupReply(k, now) : m_table->LookupOriginal(k, now);
+    if (!e)
+    {
+        return false;
+    }
+    auto it = m_flows.find(e->original);
+    if (it == m_flows.end())
+    {
+        return false;
+    }
+    Flow& f = it->second;
+    if (now - f.lastSeen > m_natTimeout[f.rule])
+    {
+        const AdcFlowKey key = e->original; // Remove invalidates the entry
+        m_table->Remove(key);
+        return false;
+    }
+    f.lastSeen = now;
+    c.nat = IlbNatTable::NONE;
+    c.original = e->original;
+    c.translated = e->translated;
+    c.rule = f.rule;
+    c.server = f.server;
+    c.tcp = &f.tcp;
+    c.finAck = f.finAck;
+    return true;
+}
+
+std::string
+IlbConnectionStore::Insert(const AdcFlowKey& original,
+                           const AdcFlowKey& translated,
+                           const Flow& f,
+                           Time now)
+{
+    // MaxConnections bounds both tables together.
+    const uint32_t id = m_serverBase[f.rule] + f.server;
+    if (m_maxConnections != 0 && GetCount() >= m_maxConnections)
+    {
+        m_nat->Purge(now); // idle entries do not count
+        m_table->Purge(now);
+        if (GetCount() >= m_maxConnections)
+        {
+            return "connection-table-full";
+        }
+    }
+    if (UsesNat(original))
+    {
+        IlbNatTable::InsertError err = IlbNatTable::InsertError::NONE;
+        if (m_nat->Insert(original, translated, id, now, &err) == IlbNatTable::NONE)
+        {
+            return err == IlbNatTable::InsertError::FULL ? "connection-table-full"
+                                                         : "reply-key-collision";
+        }
+        return "";
+    }
+    const uint64_t overflows = m_table->GetOverflowCount();
+    if (!m_table->Insert(original, translated, id, now))
+    {
+        return m_table->GetOverflowCount() != overflows ? "connection-table-full"
+                                                        : "reply-key-collision";
+    }
+    Flow& stored = m_flows[original];
+    stored = f;
+    stored.id = m_nextFlowId++;
+    return "";
+}
+
+void
+IlbConnectionStore::Remove(const AdcFlowKey& original)
+{
+    if (UsesNat(original))
+    {
+        m_nat->Remove(original);
+    }
+    else
+    {
+        m_table->Remove(original);
+    }
+}
+
+bool
+IlbConnectionStore::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id)
+{
+    if (UsesNat(original))
+    {
+        const uint32_t i = m_nat ? m_nat->Find(original) : IlbNatTable::NONE;
+        if (i == IlbNatTable::NONE)
+        {
+            return false;
+        }
+        IlbNatTable::Record& r = m_nat->GetMutable(i);
+        tcp = &r.flags;
+        id = r.serial;
+        return true;
+    }
+    auto it = m_flows.find(original);
+    if (!m_table || it == m_flows.end())
+    {
+        return false;
+    }
+    tcp = &it->second.tcp;
+    id = it->second.id;
+    return true;
+}
+
+IlbConnectionStore::TcpEnd
+IlbConnectionStore::TrackTcp(const Conn& c, Direction dir, const AdcIngress& in)
+{
+    if (in.tcpFlags & AdcTcpFlag::RST)
+    {
+        return TcpEnd::RESET;
+    }
+    const Direction other = dir == FROM_CLIENT ? FROM_SERVER : FROM_CLIENT;
+    uint8_t& tcp = *c.tcp;
+    if (in.tcpFlags & AdcTcpFlag::FIN)
+    {
+        tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT << dir);
+        // The FIN takes the sequence number after the segment's data.
+        c.finAck[dir] = in.tcpSeq + in.tcpPayload + 1;
+    }
+    if ((in.tcpFlags & AdcTcpFlag::ACK) && (tcp & (IlbNatTable::FIN_CLIENT << other)) &&
+        static_cast<int32_t>(in.tcpAck - c.finAck[other]) >= 0)
+    {
+        tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT_ACKED << other);
+    }
+    constexpr uint8_t kBoth = IlbNatTable::FIN_CLIENT | IlbNatTable::FIN_SERVER |
+                              IlbNatTable::FIN_CLIENT_ACKED | IlbNatTable::FIN_SERVER_ACKED;
+    return (tcp & kBoth) == kBoth ? TcpEnd::CLOSED : TcpEnd::OPEN;
+}
+
+void
+IlbConnectionStore::EndConnection(const AdcFlowKey& original, TcpEnd end, Time timeWait)
+{
+    uint8_t* tcp = nullptr;
+    uint64_t id = 0;
+    if (end == TcpEnd::OPEN || !FindTcpState(original, tcp, id) || (*tcp & IlbNatTable::CLOSED))
+    {
+        return;
+    }
+    if (end == TcpEnd::RESET || !timeWait.IsStrictlyPositive())
+    {
+        Remove(original);
+        return;
+    }
+    *tcp |= IlbNatTable::CLOSED;
+    Simulator::Schedule(timeWait,
+                        &IlbConnectionStore::TimeWaitOver,
+                        Ptr<IlbConnectionStore>(this),
+                        original,
+                        id);
+}
+
+void
+IlbConnectionStore::TimeWaitOver(AdcFlowKey original, uint64_t id)
+{
+    uint8_t* tcp = nullptr;
+    uint64_t now = 0;
+    if (FindTcpState(original, tcp, now) && now == id)
+    {
+        Remove(original);
+    }
+}
+
+uint32_t
+IlbConnectionStore::RemoveServer(uint32_t rule, uint32_t server)
+{
+    // RemoveBackend walks the table's LRU lists: a deterministic order for the traces.
+    const uint32_t id = m_serverBase[rule] + server;
+    return m_nat->RemoveServer(id) + m_table->RemoveBackend(id);
+}
+
+uint32_t
+IlbConnectionStore::CountServer(uint32_t rule, uint32_t server) const
+{
+    const uint32_t id = m_serverBase[rule] + server;
+    return m_nat->CountServer(id) + m_table->CountBackend(id);
+}
+
+uint32_t
+IlbConnectionStore::GetCount() const
+{
+    return (m_nat ? m_nat->GetSize() : 0) + (m_table ? m_table->GetSize() : 0);
+}
+
+void
+IlbConnectionStore::SetCompactIpv4(bool compact)
+{
+    m_compactIpv4 = compact;
+}
+
+bool
+IlbConnectionStore::GetCompactIpv4() const
+{
+    return m_compactIpv4;
+}
+
+void
+IlbConnectionStore::SetMaxConnections(uint32_t n)
+{
+    m_maxConnections = n;
+    m_table->SetAttribute("MaxEntries", UintegerValue(n));
+}
+
+Ptr<AdcConnectionTable>
+IlbConnectionStore::GetConnectionTable() const
+{
+    return m_table;
+}
+
+Ptr<IlbNatTable>
+IlbConnectionStore::GetNatTable() const
+{
+    return m_nat;
+}
+
+void
+IlbConnectionStore::ForgetNat(uint32_t index, bool)
+{
+    const IlbNatTable::Record& r = m_nat->Get(index);
+    if (r.server >= m_serverOwner.size())
+    {
+        return; // disposed
+    }
+    if (m_ended)
+    {
+        m_ended(m_serverOwner[r.server].first,
+                m_nat->GetOriginal(index),
+                m_nat->GetTranslated(index));
+    }
+}
+
+void
+IlbConnectionStore::ForgetFlow(const AdcConnectionTable::Entry& entry)
+{
+    auto it = m_flows.find(entry.original);
+    if (it == m_flows.end())
+    {
+        return;
+    }
+    if (m_ended)
+    {
+        m_ended(it->second.rule, entry.original, entry.translated);
+    }
+    m_flows.erase(it);
+}
+
+void
+IlbConnectionStore::Dispose()
+{
+    m_ended = nullptr;
+    m_serverOwner.clear();
+    m_flows.clear();
+    m_table = nullptr;
+    if (m_nat)
+    {
+        m_nat->Dispose();
+        m_nat = nullptr;
+    }
+}
+
+} // namespace ns3

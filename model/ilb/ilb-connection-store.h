@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc ILB (seed 001): where the ILB keeps its connections. IPv4 ones live in the compact
+ * IlbNatTable (CompactIpv4Table) and the rest in an AdcConnectionTable plus a per-flow map;
+ * the store hides which, follows each TCP connection to its end and says when an entry goes.
+ */
+
+#ifndef ILB_CONNECTION_STORE_H
+#define ILB_CONNECTION_STORE_H
+
+#include "ilb-nat-table.h"
+
+#include "ns3/adc-connection-table.h"
+#include "ns3/adc-datapath.h"
+#include "ns3/adc-flow-key.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/simple-ref-count.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief The ILB's connections in whichever table holds them, with their TCP end tracking.
+ *
+ * Servers have global ids (rule by rule, in the order AddRule registers them): the tables
+ * count and remove connections by them. "TcpTimeWait" and the per-rule NAT timeouts are the
+ * IlbAppliance's; the store enforces them.
+ */
+class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
+{
+  public:
+    /// A new connection's state (IPv6: kept beside the table entry; IPv4: in the record).
+    struct Flow
+    {
+        uint32_t rule{0};         //!< rule index
+        uint32_t server{0};       //!< server index
+        AdcIpAddress natAddress;  //!< FULL_NAT source address (unset otherwise)
+        uint16_t natPort{0};      //!< FULL_NAT source port
+        Time lastSeen;            //!< for the rule's NAT timeout
+        uint8_t tcp{0};           //!< TCP end state: IlbNatTable::Flags bits (FIN_*, CLOSED)
+        uint32_t finAck[2]{0, 0}; //!< per direction: the ACK number that acknowledges its FIN
+        uint64_t id{0};           //!< unique per flow (a closed 5-tuple may be reused)
+    };
+
+    /// A live connection, whichever table holds it.
+    struct Conn
+    {
+        uint32_t nat{IlbNatTable::NONE}; //!< IPv4 compact: the NAT table record; else NONE
+        AdcFlowKey original;             //!< client-side key
+        AdcFlowKey translated;           //!< server-side key
+        uint32_t rule{0};                //!< rule index
+        uint32_t server{0};              //!< server index
+        uint8_t* tcp{nullptr};           //!< TCP end state (valid until the table changes)
+        uint32_t* finAck{nullptr};       //!< the FINs' ACK numbers (valid likewise)
+    };
+
+    /// What a TCP segment means for its connection's end.
+    enum class TcpEnd : uint8_t
+    {
+        OPEN,   //!< still open
+        CLOSED, //!< both FINs acknowledged
+        RESET   //!< a RST
+    };
+
+    /// Packet directions (TCP state tracking).
+    enum Direction : uint8_t
+    {
+        FROM_CLIENT = 0, //!< request
+        FROM_SERVER = 1  //!< response
+    };
+
+    /**
+     * Called whenever a connection's entry goes (idle expiry, close, reset, removal).
+     * \param rule the connection's rule
+     * \param original its client-side key
+     * \param translated its server-side key (FULL_NAT: the NAT address and port it held)
+     */
+    using EndedCallback = std::function<
+        void(uint32_t rule, const AdcFlowKey& original, const AdcFlowKey& translated)>;
+
+    IlbConnectionStore();
+    ~IlbConnectionStore();
+
+    /// \param cb called whenever an entry goes
+    void SetEndedCallback(EndedCallback cb);
+
+    /// \param protocol 6 or 17 \return ILB's default NAT timeout: TCP 120 s, UDP 60 s
+    static Time GetDefaultNatTimeout(uint8_t protocol);
+
+    /**
+     * \brief Register a rule's servers and NAT timeout (rules are registered in index order).
+     * \param protocol the rule's protocol (the tables keep entries as long as the longest NAT
+     *        timeout of their protocol; shorter ones are enforced at lookup)
+     * \param nServers its servers
+     * \param natTimeout its effective NAT timeout
+     */
+    void AddRule(uint8_t protocol, uint32_t nServers, Time natTimeout);
+
+    /**
+     * \brief Look a packet's connection up in its family's table.
+     * \param k the packet's 5-tuple
+     * \param reply false: as a request (original key); true: as a response (reply key)
+     * \param now current time
+     * \param[out] c the connection
+     * \return false when absent, or when it outlived its rule's NAT timeout (then removed)
+     */
+    bool Find(const AdcFlowKey& k, bool reply, Time now, Conn& c);
+
+    /**
+     * \brief Insert a new connection in its family's table.
+     * \param original client-side key
+     * \param translated server-side key
+     * \param f the flow's state (rule, server, NAT)
+     * \param now current time
+     * \return "" or the drop reason (connection-table-full, reply-key-collision)
+     */
+    std::string Insert(const AdcFlowKey& original,
+                       const AdcFlowKey& translated,
+                       const Flow& f,
+                       Time now);
+
+    /// \param original the client-side key of a connection to remove (either table)
+    void Remove(const AdcFlowKey& original);
+
+    /**
+     * \brief Follow a TCP connection's end: a RST, or both FINs each acknowledged by the
+     * other side (sequence numbers compared, so segments still in flight do not count).
+     * \param c the connection (its TCP state is updated)
+     * \param dir the packet's direction
+     * \param in the packet
+     * \return what the segment means for the connection
+     */
+    static TcpEnd TrackTcp(const Conn& c, Direction dir, const AdcIngress& in);
+
+    /**
+     * \brief After a packet of \p original: end its entry now (RST, or \p timeWait 0) or after
+     * \p timeWait (both FINs acknowledged), so segments still in flight find it.
+     * \param original the connection's client-side key
+     * \param end what TrackTcp said
+     * \param timeWait how long a closed connection lingers
+     */
+    void EndConnection(const AdcFlowKey& original, TcpEnd end, Time timeWait);
+
+    /// \param rule rule index \param server server index \return its connections removed
+    uint32_t RemoveServer(uint32_t rule, uint32_t server);
+    /// \param rule rule index \param server server index \return its connection entries now
+    uint32_t CountServer(uint32_t rule, uint32_t server) const;
+    /// \return connection entries of both tables
+    uint32_t GetCount() const;
+
+    /// \param compact IPv4 connections go to the compact IlbNatTable
+    void SetCompactIpv4(bool compact);
+    /// \return whether IPv4 connections go to the compact IlbNatTable
+    bool GetCompactIpv4() const;
+    /// \param n maximum connection entries of both tables, 0 = unlimited
+    void SetMaxConnections(uint32_t n);
+
+    /// \return the connection table (IPv6, and IPv4 unless compact)
+    Ptr<AdcConnectionTable> GetConnectionTable() const;
+    /// \return the compact IPv4 table
+    Ptr<IlbNatTable> GetNatTable() const;
+
+    /// Drop every connection and table without calling back (the appliance is going).
+    void Dispose();
+
+  private:
+    /// \param k a 5-tuple \return true when its connection belongs in the IlbNatTable
+    bool UsesNat(const AdcFlowKey& k) const;
+    /**
+     * \param original a connection's client-side key
+     * \param[out] tcp its TCP end state
+     * \param[out] id its unique id (IPv4: the record's serial)
+     * \return false when there is no such connection
+     */
+    bool FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id);
+    /// \param original a closed connection's key \param id its flow id: remove it if still there
+    void TimeWaitOver(AdcFlowKey original, uint64_t id);
+    /// \param entry the table entry that went away (expired or removed): report it
+    void ForgetFlow(const AdcConnectionTable::Entry& entry);
+    /// \param index the IPv4 record about to go (expired or removed): report it
+    void ForgetNat(uint32_t index, bool);
+
+    Ptr<AdcConnectionTable> m_table;                                //!< IPv6 (and IPv4) table
+    Ptr<IlbNatTable> m_nat;                                         //!< compact IPv4 table
+    std::unordered_map<AdcFlowKey, Flow, AdcFlowKeyHasher> m_flows; //!< original key -> flow
+    std::vector<std::pair<uint32_t, uint32_t>> m_serverOwner;       //!< global id -> rule, server
+    std::vector<uint32_t> m_serverBase;                             //!< rule -> id of server 0
+    std::vector<Time> m_natTimeout;                                 //!< rule -> NAT timeout
+    std::vector<uint8_t> m_protocol;                                //!< rule -> protocol
+    EndedCallback m_ended;                                          //!< entry gone
+    uint32_t m_maxConnections{0};                                   //!< 0 = unlimited
+    uint64_t m_nextFlowId{1};                                       //!< flow ids
+    bool m_compactIpv4{true};                                       //!< IPv4 in m_nat
+};
+
+} // namespace ns3
+
+#endif /* ILB_CONNECTION_STORE_H */
