@@ -60,6 +60,7 @@ struct Settings
     double cacheable{0.9};
     uint64_t cacheCapacity{20000000};
     bool persistent{true};
+    bool reuse{false};
     std::string variants{"two-tier-ROUNDROBIN,two-tier-LEASTCONNECTION,two-tier-URLHASH,"
                          "one-tier-URLHASH,two-tier-URLHASH-failure"};
     uint32_t failLower{1};
@@ -199,6 +200,7 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     helper->SetAttribute("CacheLbMethod", StringValue(v.method));
     helper->SetAttribute("CacheCapacity", UintegerValue(s.cacheCapacity));
     helper->SetAttribute("ObjectSize", UintegerValue(s.objectSize));
+    helper->SetAttribute("ServerConnectionReuse", BooleanValue(s.reuse));
     CrdTopology topo = helper->Build();
 
     AdcHttpClientHelper clientHelper(InetSocketAddress(topo.originAddress, 80));
@@ -321,6 +323,9 @@ main(int argc, char* argv[])
     cmd.AddValue("cacheable", "fraction of cacheable requests", s.cacheable);
     cmd.AddValue("cacheCapacity", "bytes per cache server", s.cacheCapacity);
     cmd.AddValue("persistent", "persistent client connections", s.persistent);
+    cmd.AddValue("reuse",
+                 "the lower tier reuses its connections to caches and the origin",
+                 s.reuse);
     cmd.AddValue("variants",
                  "comma-separated: {two,one}-tier-{ROUNDROBIN,LEASTCONNECTION,URLHASH,"
                  "DESTINATIONIPHASH}[-failure]",

@@ -311,7 +311,16 @@ CrdTopologyHelper::GetTypeId()
                           MakeEnumChecker(CrdTopologyHelper::APPLIANCE,
                                           "APPLIANCE",
                                           CrdTopologyHelper::ROUTER,
-                                          "ROUTER"));
+                                          "ROUTER"))
+            .AddAttribute("ServerConnectionReuse",
+                          "The lower tier pools its connections to caches and the origin and "
+                          "reuses them (NetScaler's -reuse, on there by default). Off by "
+                          "default here: with reuse a request's later legs are no new TCP "
+                          "connections (the path tracer sees only first data packets) and "
+                          "pooled USIP connections hold their ports.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CrdTopologyHelper::m_serverReuse),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -328,7 +337,8 @@ CrdTopologyHelper::CrdTopologyHelper()
       m_monitorCaches(true),
       m_monitorRetries(2),
       m_lowerMode(PROXY),
-      m_upperMode(APPLIANCE)
+      m_upperMode(APPLIANCE),
+      m_serverReuse(false)
 {
     // The seed's figures: one client (client A) behind the router.
     m_isp->SetAttribute("NumAccessNetworks", UintegerValue(1));
@@ -403,15 +413,9 @@ CrdTopologyHelper::Validate() const
         probe.balanceMethod = *method;
         CreateObject<AdcPolicyRouting>()->AddRule(probe); // throws for a non-hash method
     }
-    const auto allowed =
-        std::vector<std::string>{"ROUNDROBIN", "LEASTCONNECTION", "URLHASH", "DESTINATIONIPHASH"};
-    if (std::find(allowed.begin(), allowed.end(), m_cacheMethod) == allowed.end())
-    {
-        throw AdcConfigError::NotOneOf("CrdTopologyHelper",
-                                       "CacheLbMethod",
-                                       m_cacheMethod,
-                                       allowed);
-    }
+    // The lower tier owns the one list of its cache methods: ask it rather than repeat it.
+    CreateObject<CrdLowerTierAppliance>()->SetAttribute("CacheLbMethod",
+                                                        StringValue(m_cacheMethod));
     if (m_upperMode == ROUTER)
     {
         ValidateRouterMode();
@@ -816,6 +820,7 @@ CrdTopologyHelper::InstallApplications(CrdTopology& t)
         app->SetAttribute("Mip", Ipv4AddressValue(t.lowerMips[j]));
         app->SetAttribute("CacheLbMethod", StringValue(m_cacheMethod));
         app->SetAttribute("CacheableRule", EnumValue(m_cacheableRule));
+        app->SetAttribute("ServerConnectionReuse", BooleanValue(m_serverReuse));
         for (uint32_t c = 0; c < m_numCaches; ++c)
         {
             app->AddCacheServer(t.cacheNames[c], t.cacheAddresses[c], kHttpPort);

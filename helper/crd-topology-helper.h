@@ -246,6 +246,7 @@ class CrdTopologyHelper : public Object
     uint32_t m_nextLink{0};       //!< next /30 of the fabric block
     LowerTierMode m_lowerMode;    //!< proxy or bare relay
     UpperTierMode m_upperMode;    //!< appliances or plain routers
+    bool m_serverReuse;           //!< the lower tier's ServerConnectionReuse
 };
 
 } // namespace ns3

@@ -800,11 +800,12 @@ struct TransparentProxy
         s->GetPeerName(clientPeerName);
         s->SetRecvCallback(
             Callback<void, Ptr<Socket>>([this](Ptr<Socket> sock) { FromClient(sock); }));
-        // USIP: connect to the origin from the client's address.
+        // USIP: connect to the origin from the client's address, registered with the hook.
         const Ipv4Address clientIp = InetSocketAddress::ConvertFrom(from).GetIpv4();
-        pbr->SetNextOutputSource(clientIp);
         origin = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
         EXPECT_EQ(origin->Bind(InetSocketAddress(clientIp, usipPort)), 0);
+        EXPECT_TRUE(pbr->AddOutputSource(
+            AdcFlowKey(clientIp, originAddress, usipPort, 80, AdcFlowKey::PROTO_TCP)));
         origin->SetConnectCallback(Callback<void, Ptr<Socket>>([this](Ptr<Socket> sock) {
                                        originConnected = true;
                                        sock->GetSockName(originSockName);
@@ -1137,9 +1138,11 @@ TEST_F(AdcPolicyRoutingTest, RouteOutputUsesRulesForeignSourcesAndFallsBackToSta
     SendAt(Seconds(1.1), spoof, kFar, 5000, 102);  // (a) rule, foreign source kept
     SendAt(Seconds(1.2), own, other, 5000, 103);   // (d) static, own source
     SendAt(Seconds(1.3), spoof, other, 5000, 104); // (a) static next hop, foreign source kept
-    Simulator::Schedule(Seconds(1.4), [pbr, usip]() { pbr->SetNextOutputSource(usip); });
-    SendAt(Seconds(1.4), own, kFar, 5000, 105); // (b) rule, pending source used once
-    SendAt(Seconds(1.5), own, kFar, 5000, 106); // (c) again: the pending source is spent
+    Simulator::Schedule(Seconds(1.4), [pbr, usip]() {
+        pbr->AddOutputSource(AdcFlowKey(usip, kFar, 3000, 5000, AdcFlowKey::PROTO_UDP));
+    });
+    SendAt(Seconds(1.4), own, kFar, 5000, 105); // (b) rule, registered source taken once
+    SendAt(Seconds(1.5), own, kFar, 5000, 106); // (c) again: the registration was taken
     Simulator::Run();
 
     std::map<uint32_t, UdpRx> bySize;
@@ -1172,6 +1175,49 @@ TEST_F(AdcPolicyRoutingTest, RouteOutputUsesRulesForeignSourcesAndFallsBackToSta
     }
     EXPECT_EQ(traces.matches[1].flow.src, AdcIpAddress(foreign));
     EXPECT_EQ(traces.matches[2].flow.src, AdcIpAddress(usip));
+}
+
+// REQ: CRD-07 (USIP: each connection to the origin gets its own client's address)
+TEST_F(AdcPolicyRoutingTest, RegisteredOutputSourcesGoToTheirOwnConnectionsUntilRemoved)
+{
+    Ptr<Node> r = MakeNode();
+    Ptr<Node> z = MakeNode();
+    const LinkEnds rz = Link(r, z, "10.0.4.0");
+    StaticOf(r)->SetDefaultRoute(rz.addrB, rz.ifA);
+    Ptr<AdcPolicyRouting> pbr = InstallPbr(r);
+    const Ipv4Address other("10.201.0.1");
+    const AdcFlowKey first(Ipv4Address("10.77.0.1"), kFar, 30000, 80, AdcFlowKey::PROTO_TCP);
+    const AdcFlowKey second(Ipv4Address("10.77.0.2"), kFar, 30001, 80, AdcFlowKey::PROTO_TCP);
+    const AdcFlowKey third(Ipv4Address("10.77.0.3"), other, 30002, 80, AdcFlowKey::PROTO_TCP);
+    EXPECT_TRUE(pbr->AddOutputSource(first));
+    EXPECT_TRUE(pbr->AddOutputSource(second));
+    EXPECT_TRUE(pbr->AddOutputSource(third));
+    EXPECT_FALSE(pbr->AddOutputSource(second)); // one registration per connection
+    EXPECT_EQ(pbr->GetNOutputSources(), 3U);
+    EXPECT_GT(pbr->GetPerFlowStateBytes(), 0U);
+
+    // What TCP's Connect asks (SetupEndpoint): a destination, no source, no packet.
+    auto sourceTowards = [&](Ipv4Address dst) {
+        Ipv4Header header;
+        header.SetDestination(dst);
+        Socket::SocketErrno err = Socket::ERROR_NOTERROR;
+        Ptr<Ipv4Route> route =
+            r->GetObject<Ipv4>()->GetRoutingProtocol()->RouteOutput(nullptr, header, nullptr, err);
+        return route ? route->GetSource() : Ipv4Address::GetAny();
+    };
+    EXPECT_EQ(sourceTowards(kFar), second.src.GetIpv4()); // the newest: the one connecting
+    EXPECT_EQ(sourceTowards(other), third.src.GetIpv4()); // by destination
+    EXPECT_EQ(sourceTowards(kFar), first.src.GetIpv4());
+    EXPECT_EQ(sourceTowards(kFar), rz.addrA); // none pending: the node's own address
+    EXPECT_FALSE(pbr->GetPendingOutputSource().has_value());
+    EXPECT_EQ(pbr->GetNOutputSources(), 3U); // taken, still registered while they are open
+
+    EXPECT_TRUE(pbr->RemoveOutputSource(first));
+    EXPECT_FALSE(pbr->RemoveOutputSource(first));
+    EXPECT_TRUE(pbr->RemoveOutputSource(second));
+    EXPECT_TRUE(pbr->RemoveOutputSource(third));
+    EXPECT_EQ(pbr->GetNOutputSources(), 0U);
+    EXPECT_EQ(pbr->GetPerFlowStateBytes(), 0U);
 }
 
 } // namespace

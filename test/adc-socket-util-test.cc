@@ -3,8 +3,8 @@
  *
  * Tests of the shared socket pieces (adc-socket-util.h): AdcBindFromRange and AdcConnectFrom
  * open a connection from the client's IP and a port of the range (skipping a port the stack
- * still holds), and AdcTxQueue delivers every queued byte, in order, through a link much
- * slower than the bytes are queued.
+ * still holds; the source registered with the routing hook), and AdcTxQueue delivers every
+ * queued byte, in order, through a link much slower than the bytes are queued.
  */
 
 #include "ns3/adc-policy-routing.h"
@@ -185,9 +185,11 @@ TEST_F(AdcSocketUtilTest, ConnectsFromClientIpAndPortOfRangeAndDeliversQueueInOr
     // The node's stack is initialized when the simulation starts: connect just after.
     bool connected = false;
     bool queuedAfterFirstFlush = false;
+    std::optional<AdcFlowKey> registration;
     Simulator::Schedule(MilliSeconds(1), [&]() {
-        connected =
+        registration =
             AdcConnectFrom(s, routing, kClientIp, InetSocketAddress(kServerAddr, kServerPort));
+        connected = registration.has_value();
         flush(s); // before the handshake: TCP buffers what fits, the queue keeps the rest
         queuedAfterFirstFlush = !q.IsEmpty();
     });
@@ -196,6 +198,15 @@ TEST_F(AdcSocketUtilTest, ConnectsFromClientIpAndPortOfRangeAndDeliversQueueInOr
 
     EXPECT_TRUE(connected);
     EXPECT_TRUE(queuedAfterFirstFlush);
+    // The connection's source is registered with the routing hook until its owner removes it;
+    // Connect's route lookup took it (nothing is pending any more).
+    ASSERT_TRUE(registration.has_value());
+    EXPECT_EQ(*registration,
+              AdcFlowKey(kClientIp, kServerAddr, *port, kServerPort, AdcFlowKey::PROTO_TCP));
+    EXPECT_EQ(routing->GetNOutputSources(), 1U);
+    EXPECT_FALSE(routing->GetPendingOutputSource().has_value());
+    EXPECT_TRUE(routing->RemoveOutputSource(*registration));
+    EXPECT_EQ(routing->GetNOutputSources(), 0U);
     ASSERT_EQ(peers.size(), 1U);
     EXPECT_EQ(peers[0].GetIpv4(), kClientIp);
     EXPECT_EQ(peers[0].GetPort(), *port);

@@ -12,6 +12,7 @@
  */
 
 #include "ns3/adc-connection-table.h"
+#include "ns3/adc-datapath.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
@@ -20,8 +21,13 @@
 #include "ns3/adc-persistence-table.h"
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/adc-proxy-engine.h"
+#include "ns3/adc-service-group.h"
+#include "ns3/adc-service.h"
+#include "ns3/adc-source-address-policy.h"
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/adc-throughput-sampler.h"
+#include "ns3/adc-virtual-server.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"
@@ -162,6 +168,7 @@ AllCases()
                   AdcHttpClient,
                   RequestTracedCallback),
         ADC_TRACE(AdcHttpClient, AdcHttpClient, "Rx", Packet, AddressTracedCallback),
+        ADC_TRACE(AdcHttpClient, AdcHttpClient, "Response", AdcHttpClient, ResponseTracedCallback),
         ADC_TRACE(AdcHttpServer, AdcHttpServer, "Request", AdcHttpServer, RequestTracedCallback),
         ADC_TRACE(AdcHttpServer,
                   AdcHttpServer,
@@ -185,6 +192,7 @@ AllCases()
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Evict", CrdCacheStore, EvictTracedCallback),
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Reject", CrdCacheStore, RejectTracedCallback),
         ADC_TRACE(AdcHttpServer, AdcHttpServer, "Response", AdcHttpServer, ResponseTracedCallback),
+        ADC_TRACE(AdcHttpServer, AdcHttpServer, "Framing", AdcHttpServer, FramingTracedCallback),
         ADC_TRACE(CrdCacheServer,
                   CrdCacheServer,
                   "AccessLog",
@@ -243,7 +251,8 @@ AllCases()
                   IlbAppliance,
                   ServerChosenTracedCallback),
         ADC_TRACE(IlbAppliance, IlbAppliance, "Rewrite", IlbAppliance, RewriteTracedCallback),
-        ADC_TRACE(IlbAppliance, IlbAppliance, "Drop", IlbAppliance, DropTracedCallback),
+        // IlbAppliance's drops are its datapath's: AdcDatapath declares "Drop".
+        ADC_TRACE(AdcDatapath, IlbAppliance, "Drop", AdcDatapath, DropTracedCallback),
         ADC_TRACE(IlbAppliance,
                   IlbAppliance,
                   "NatExhausted",
@@ -257,6 +266,59 @@ AllCases()
         ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Accept", AdcTcpRelay, AcceptTracedCallback),
         ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Relayed", AdcTcpRelay, RelayedTracedCallback),
         ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Closed", AdcTcpRelay, ClosedTracedCallback),
+        ADC_TRACE(AdcProxyEngine, AdcProxyEngine, "Accept", AdcProxyEngine, AcceptTracedCallback),
+        ADC_TRACE(AdcProxyEngine,
+                  AdcProxyEngine,
+                  "ServerConnection",
+                  AdcProxyEngine,
+                  ServerConnectionTracedCallback),
+        ADC_TRACE(AdcProxyEngine,
+                  AdcProxyEngine,
+                  "ServerFailure",
+                  AdcProxyEngine,
+                  ServerFailureTracedCallback),
+        ADC_TRACE(AdcProxyEngine,
+                  AdcProxyEngine,
+                  "LocalAnswer",
+                  AdcProxyEngine,
+                  LocalAnswerTracedCallback),
+        ADC_TRACE(AdcProxyEngine, AdcProxyEngine, "Drop", AdcProxyEngine, DropTracedCallback),
+        ADC_TRACE(AdcProxyEngine,
+                  AdcProxyEngine,
+                  "IdleClosed",
+                  AdcProxyEngine,
+                  IdleClosedTracedCallback),
+        ADC_TRACE(AdcSourceAddressPolicy,
+                  AdcSourceAddressPolicy,
+                  "Leased",
+                  AdcSourceAddressPolicy,
+                  LeaseTracedCallback),
+        ADC_TRACE(AdcSourceAddressPolicy,
+                  AdcSourceAddressPolicy,
+                  "Released",
+                  AdcSourceAddressPolicy,
+                  LeaseTracedCallback),
+        ADC_TRACE(AdcSourceAddressPolicy,
+                  AdcSourceAddressPolicy,
+                  "Exhausted",
+                  AdcSourceAddressPolicy,
+                  ExhaustedTracedCallback),
+        ADC_TRACE(AdcService, AdcService, "StateChange", AdcService, StateChangeTracedCallback),
+        ADC_TRACE(AdcServiceGroup,
+                  AdcServiceGroup,
+                  "MemberChange",
+                  AdcServiceGroup,
+                  MemberTracedCallback),
+        ADC_TRACE(AdcVirtualServer,
+                  AdcVirtualServer,
+                  "Selection",
+                  AdcVirtualServer,
+                  SelectionTracedCallback),
+        ADC_TRACE(AdcVirtualServer,
+                  AdcVirtualServer,
+                  "StateChange",
+                  AdcVirtualServer,
+                  StateChangeTracedCallback),
     };
 }
 

@@ -1,28 +1,25 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc, N-tier cache redirection (CRD): a lower-tier appliance, a transparent
- * cache-redirection proxy over real ns-3 TCP.
+ * ns3-adc, N-tier cache redirection (CRD): a lower-tier appliance, CRD's cache-redirection
+ * policy over the shared proxy engine.
  */
 
 #include "crd-lower-tier.h"
 
 #include "ns3/adc-client-ip-header.h"
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-socket-util.h"
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
-#include "ns3/inet-socket-address.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/tcp-socket-factory.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 
 namespace ns3
 {
@@ -34,14 +31,6 @@ NS_OBJECT_ENSURE_REGISTERED(CrdLowerTierAppliance);
 namespace
 {
 
-/// Largest chunk of generated request body handed to TCP at once.
-constexpr uint32_t kMaxChunk = 65536;
-/// Bytes queued for a front before the backend is no longer read (flow control).
-constexpr uint64_t kRelayWindow = 65536;
-/// Parsed requests queued per front before the front is no longer read.
-constexpr std::size_t kMaxPipelined = 16;
-/// Overhead of one std::map node besides its value (three links and the colour, rounded).
-constexpr std::size_t kMapNodeOverhead = 4 * sizeof(void*);
 /// Seed of the LB method's hashes unless "HashSeed" says otherwise (AdcLbMethod's default).
 constexpr uint64_t kDefaultHashSeed = 0x5a17ad0c0ffee123ULL;
 
@@ -54,21 +43,6 @@ AllowedLbMethods()
                                                    "URLHASH",
                                                    "DESTINATIONIPHASH"};
     return names;
-}
-
-/// \return "a.b.c.d:port"
-std::string
-EndpointText(Ipv4Address a, uint16_t port)
-{
-    return AdcClientIpHeader::Format(a) + ":" + std::to_string(port);
-}
-
-/// \return a packet of \p text's bytes
-Ptr<Packet>
-TextPacket(const std::string& text)
-{
-    return Create<Packet>(reinterpret_cast<const uint8_t*>(text.data()),
-                          static_cast<uint32_t>(text.size()));
 }
 
 } // namespace
@@ -134,10 +108,20 @@ CrdLowerTierAppliance::GetTypeId()
                           MakeIpv4AddressChecker())
             .AddAttribute("BackendTimeout",
                           "A backend connection that makes no progress this long (connecting, "
-                          "or waiting for response bytes) fails with 502.",
+                          "or waiting for response bytes) fails with 502 (the engine's "
+                          "ConnectTimeout and ResponseTimeout, with ResponseTimeoutStatus 502).",
                           TimeValue(Seconds(5)),
                           MakeTimeAccessor(&CrdLowerTierAppliance::m_backendTimeout),
                           MakeTimeChecker())
+            .AddAttribute("ServerConnectionReuse",
+                          "Pool backend connections after a response and reuse them for the "
+                          "next request to the same server from the same source (NetScaler's "
+                          "-reuse; a USIP connection only for its own client). Off here by "
+                          "default: the seed's flows and the experiments' outputs are those "
+                          "of one backend connection per request.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CrdLowerTierAppliance::m_reuse),
+                          MakeBooleanChecker())
             .AddAttribute("HashSeed",
                           "Per-appliance seed of the hash LB methods (URLHASH, "
                           "DESTINATIONIPHASH).",
@@ -183,19 +167,34 @@ CrdLowerTierAppliance::CrdLowerTierAppliance()
       m_mip(Ipv4Address::GetAny()),
       m_backendTimeout(Seconds(5)),
       m_hashSeed(kDefaultHashSeed),
-      m_nextId(1),
+      m_reuse(false),
       m_disposing(false),
       m_clientRequests(0),
       m_cacheRequests(0),
       m_bypassRequests(0),
       m_missIntercepts(0),
-      m_portExhausted(0),
-      m_failures(0),
-      m_relayedCount(0),
-      m_drops(0)
+      m_portExhausted(0)
 {
     NS_LOG_FUNCTION(this);
-    m_ports = CreateObject<AdcPortAllocator>();
+    m_engine = CreateObject<AdcProxyEngine>();
+    m_engine->SetPolicy(this);
+    m_cacheSource = CreateObject<AdcSourceAddressPolicy>();
+    m_cacheSource->SetAttribute("Mode", EnumValue(AdcSourceAddressPolicy::MAPPED_IP));
+    m_cacheSource->SetAttribute("UsePortRange", BooleanValue(false));
+    m_originSource = CreateObject<AdcSourceAddressPolicy>();
+    m_originSource->SetAttribute("Mode", EnumValue(AdcSourceAddressPolicy::CLIENT_IP));
+    // The engine's and the sources' events, under the names this appliance always had.
+    m_originSource->TraceConnectWithoutContext(
+        "Leased",
+        MakeCallback(&CrdLowerTierAppliance::OnLeased, this));
+    m_originSource->TraceConnectWithoutContext(
+        "Exhausted",
+        MakeCallback(&CrdLowerTierAppliance::OnExhausted, this));
+    m_engine->TraceConnectWithoutContext(
+        "ServerFailure",
+        MakeCallback(&CrdLowerTierAppliance::OnServerFailure, this));
+    m_engine->TraceConnectWithoutContext("Drop",
+                                         MakeCallback(&CrdLowerTierAppliance::OnDrop, this));
     m_lb = AdcLbMethod::Create(m_lbName);
     m_lb->SetHashSeed(m_hashSeed);
 }
@@ -255,13 +254,13 @@ CrdLowerTierAppliance::GetHashSeed() const
 void
 CrdLowerTierAppliance::SetPortRange(std::string text)
 {
-    m_ports->SetRange(AdcPortRange::Parse(text));
+    m_originSource->SetAttribute("PortRange", StringValue(text));
 }
 
 std::string
 CrdLowerTierAppliance::GetPortRange() const
 {
-    return m_ports->GetRange().ToString();
+    return m_originSource->GetPortAllocator()->GetRange().ToString();
 }
 
 uint32_t
@@ -315,7 +314,25 @@ CrdLowerTierAppliance::GetRouting() const
 Ptr<AdcPortAllocator>
 CrdLowerTierAppliance::GetPortAllocator() const
 {
-    return m_ports;
+    return m_originSource->GetPortAllocator();
+}
+
+Ptr<AdcProxyEngine>
+CrdLowerTierAppliance::GetProxyEngine() const
+{
+    return m_engine;
+}
+
+Ptr<AdcSourceAddressPolicy>
+CrdLowerTierAppliance::GetCacheSource() const
+{
+    return m_cacheSource;
+}
+
+Ptr<AdcSourceAddressPolicy>
+CrdLowerTierAppliance::GetOriginSource() const
+{
+    return m_originSource;
 }
 
 Ptr<AdcLbMethod>
@@ -339,7 +356,7 @@ CrdLowerTierAppliance::CheckConfig() const
     if (!m_routing)
     {
         throw AdcConfigError(who + "routing is not set; call SetRouting with the node's "
-                                   "AdcPolicyRouting (needed for USIP connections)");
+                                   "AdcPolicyRouting (USIP connections register there)");
     }
     if (!AdcClientIpHeader::IsToken(m_clientIpHeader))
     {
@@ -395,13 +412,6 @@ CrdLowerTierAppliance::IsCacheable(const AdcHttpMessage& head) const
     }
 }
 
-bool
-CrdLowerTierAppliance::IsOwnAddress(Ipv4Address a) const
-{
-    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
-    return ipv4 && ipv4->GetInterfaceForAddress(a) >= 0;
-}
-
 // ---- counters ------------------------------------------------------------------------------
 
 uint64_t
@@ -437,31 +447,31 @@ CrdLowerTierAppliance::GetPortExhausted() const
 uint64_t
 CrdLowerTierAppliance::GetFailures() const
 {
-    return m_failures;
+    return m_engine->GetServerFailures();
 }
 
 uint64_t
 CrdLowerTierAppliance::GetResponsesRelayed() const
 {
-    return m_relayedCount;
+    return m_engine->GetResponsesRelayed();
 }
 
 uint64_t
 CrdLowerTierAppliance::GetDrops() const
 {
-    return m_drops;
+    return m_engine->GetDrops();
 }
 
 uint32_t
 CrdLowerTierAppliance::GetOpenFrontConnections() const
 {
-    return static_cast<uint32_t>(m_fronts.size());
+    return m_engine->GetOpenFrontConnections();
 }
 
 uint32_t
 CrdLowerTierAppliance::GetOpenBackendConnections() const
 {
-    return static_cast<uint32_t>(m_backends.size());
+    return m_engine->GetOpenServerConnections();
 }
 
 int64_t
@@ -473,32 +483,7 @@ CrdLowerTierAppliance::AssignStreams(int64_t stream)
 std::size_t
 CrdLowerTierAppliance::GetPerFlowStateBytes() const
 {
-    // Packets in an outbox are counted by their payload: the proxy holds those bytes.
-    std::size_t total = 0;
-    for (const auto& kv : m_fronts)
-    {
-        const Front& f = kv.second;
-        total += sizeof(kv) + kMapNodeOverhead;                               // m_fronts
-        total += sizeof(std::pair<Ptr<Socket>, uint64_t>) + kMapNodeOverhead; // m_frontOf
-        total += f.pending.size() * sizeof(Item);
-        for (const Item& it : f.pending)
-        {
-            total += it.head.ToWireString().size();
-        }
-        total += f.out.GetNPackets() * sizeof(Ptr<Packet>) + f.out.GetBytes();
-        // The request parser buffers at most one incomplete head; its size is not exposed,
-        // so its fixed part is counted (the bytes it buffers are bounded by kMaxHeadBytes).
-        total += sizeof(AdcHttpStreamParser);
-    }
-    for (const auto& kv : m_backends)
-    {
-        const Backend& b = kv.second;
-        total += sizeof(kv) + kMapNodeOverhead;
-        total += sizeof(std::pair<Ptr<Socket>, uint64_t>) + kMapNodeOverhead;
-        total += b.target.capacity() + b.headBuf.capacity();
-        total += b.out.GetNPackets() * sizeof(Ptr<Packet>) + b.out.GetBytes();
-    }
-    return total;
+    return m_engine->GetPerFlowStateBytes();
 }
 
 // ---- lifecycle -----------------------------------------------------------------------------
@@ -508,48 +493,31 @@ CrdLowerTierAppliance::StartApplication()
 {
     NS_LOG_FUNCTION(this);
     CheckConfig();
-    if (m_listen)
+    m_cacheSource->SetAttribute("MappedIp", Ipv4AddressValue(m_mip));
+    m_cacheSource->SetRouting(m_routing);
+    m_originSource->SetRouting(m_routing);
+    const std::string who = "CrdLowerTierAppliance " + m_name;
+    if (m_rule != NONE)
     {
-        return;
+        m_cacheSource->CheckConfig(who); // no cache is asked for anything with NONE
     }
-    m_listen = AdcListenTcp(GetNode(), m_servicePort);
-    if (!m_listen)
-    {
-        throw AdcConfigError("CrdLowerTierAppliance " + m_name + ": ServicePort " +
-                             std::to_string(m_servicePort) + " cannot be bound on node " +
-                             std::to_string(GetNode()->GetId()) + " (already in use?)");
-    }
-    m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                MakeCallback(&CrdLowerTierAppliance::HandleAccept, this));
+    m_originSource->CheckConfig(who);
+    m_engine->SetAttribute("Name", StringValue(m_name));
+    m_engine->SetAttribute("ServicePort", UintegerValue(m_servicePort));
+    m_engine->SetAttribute("ConnectTimeout", TimeValue(m_backendTimeout));
+    m_engine->SetAttribute("ResponseTimeout", TimeValue(m_backendTimeout));
+    // A silent backend answers 502 here, as the lower tier always did (the experiments'
+    // failure reasons stay comparable).
+    m_engine->SetAttribute("ResponseTimeoutStatus", UintegerValue(502));
+    m_engine->SetAttribute("ServerConnectionReuse", BooleanValue(m_reuse));
+    m_engine->Start(GetNode());
 }
 
 void
 CrdLowerTierAppliance::StopApplication()
 {
     NS_LOG_FUNCTION(this);
-    if (m_listen)
-    {
-        AdcStopListening(m_listen, !m_disposing);
-        m_listen = nullptr;
-    }
-    std::vector<uint64_t> ids;
-    for (const auto& kv : m_fronts) // std::map: ascending ids, deterministic
-    {
-        ids.push_back(kv.first);
-    }
-    for (uint64_t id : ids)
-    {
-        CloseFront(id);
-    }
-    ids.clear();
-    for (const auto& kv : m_backends)
-    {
-        ids.push_back(kv.first);
-    }
-    for (uint64_t id : ids)
-    {
-        CloseBackend(id);
-    }
+    m_engine->Stop(m_disposing);
 }
 
 void
@@ -559,768 +527,126 @@ CrdLowerTierAppliance::DoDispose()
     // The node's IP stack and the trace listeners may be gone: close without sending or tracing.
     m_disposing = true;
     StopApplication();
+    m_engine->Dispose();
+    m_engine = nullptr;
+    m_cacheSource = nullptr;
+    m_originSource = nullptr;
     m_routing = nullptr;
-    m_ports = nullptr;
     m_lb = nullptr;
     Application::DoDispose();
 }
 
-// ---- helpers -------------------------------------------------------------------------------
-
-uint64_t
-CrdLowerTierAppliance::FrontOf(Ptr<Socket> s) const
-{
-    auto it = m_frontOf.find(s);
-    return it == m_frontOf.end() ? 0 : it->second;
-}
-
-uint64_t
-CrdLowerTierAppliance::BackendOf(Ptr<Socket> s) const
-{
-    auto it = m_backOf.find(s);
-    return it == m_backOf.end() ? 0 : it->second;
-}
+// ---- the policy ----------------------------------------------------------------------------
 
 void
-CrdLowerTierAppliance::DetachAndClose(Ptr<Socket> s)
+CrdLowerTierAppliance::Accepted(AdcProxyFront& front)
 {
-    AdcDetachSocket(s, !m_disposing);
+    front.kind = IsCachePeer(front.peerIp) ? kCacheMiss : 0;
+    m_interceptTrace(front.kind == kCacheMiss ? "CACHE_MISS" : "CLIENT",
+                     AdcEndpointText(front.peerIp, front.peerPort),
+                     AdcEndpointText(front.localIp, front.localPort));
 }
 
-void
-CrdLowerTierAppliance::Drop(const std::string& reason)
+AdcProxyDecision
+CrdLowerTierAppliance::Decide(const AdcProxyFront& front, const AdcHttpMessage& request)
 {
-    if (m_disposing)
+    if (front.kind == kCacheMiss)
     {
-        return;
-    }
-    ++m_drops;
-    NS_LOG_INFO(m_name << " drop: " << reason);
-    m_dropTrace(reason);
-}
-
-// ---- front connections ---------------------------------------------------------------------
-
-void
-CrdLowerTierAppliance::HandleAccept(Ptr<Socket> s, const Address& from)
-{
-    NS_LOG_FUNCTION(this << s << from);
-    Address local;
-    s->GetSockName(local);
-    if (!InetSocketAddress::IsMatchingType(from) || !InetSocketAddress::IsMatchingType(local))
-    {
-        DetachAndClose(s);
-        return;
-    }
-    const InetSocketAddress peer = InetSocketAddress::ConvertFrom(from);
-    const InetSocketAddress orig = InetSocketAddress::ConvertFrom(local);
-    const uint64_t fid = m_nextId++;
-    Front& f = m_fronts[fid];
-    f.socket = s;
-    f.peerIp = peer.GetIpv4();
-    f.peerPort = peer.GetPort();
-    f.origIp = orig.GetIpv4();
-    f.origPort = orig.GetPort();
-    f.miss = IsCachePeer(f.peerIp);
-    m_frontOf[s] = fid;
-    s->SetRecvCallback(MakeCallback(&CrdLowerTierAppliance::HandleFrontRead, this));
-    s->SetSendCallback(MakeCallback(&CrdLowerTierAppliance::HandleFrontSend, this));
-    s->SetCloseCallbacks(MakeCallback(&CrdLowerTierAppliance::HandleFrontPeerClose, this),
-                         MakeCallback(&CrdLowerTierAppliance::HandleFrontError, this));
-    NS_LOG_INFO(m_name << " accepts " << (f.miss ? "CACHE_MISS" : "CLIENT") << " "
-                       << EndpointText(f.peerIp, f.peerPort) << " -> "
-                       << EndpointText(f.origIp, f.origPort));
-    m_interceptTrace(f.miss ? "CACHE_MISS" : "CLIENT",
-                     EndpointText(f.peerIp, f.peerPort),
-                     EndpointText(f.origIp, f.origPort));
-}
-
-void
-CrdLowerTierAppliance::HandleFrontRead(Ptr<Socket> s)
-{
-    Service(FrontOf(s));
-}
-
-void
-CrdLowerTierAppliance::HandleFrontSend(Ptr<Socket> s, uint32_t /* available */)
-{
-    Service(FrontOf(s));
-}
-
-void
-CrdLowerTierAppliance::HandleFrontPeerClose(Ptr<Socket> s)
-{
-    auto it = m_fronts.find(FrontOf(s));
-    if (it == m_fronts.end())
-    {
-        return;
-    }
-    it->second.peerClosed = true;
-    Service(it->first);
-}
-
-void
-CrdLowerTierAppliance::HandleFrontError(Ptr<Socket> s)
-{
-    const uint64_t fid = FrontOf(s);
-    NS_LOG_LOGIC(m_name << " front " << fid << " reset");
-    CloseFront(fid);
-}
-
-void
-CrdLowerTierAppliance::ReadFront(Front& f)
-{
-    while (f.pending.size() < kMaxPipelined)
-    {
-        Ptr<Packet> p = f.socket->Recv();
-        if (!p || p->GetSize() == 0)
+        ++m_missIntercepts;
+        const auto value = request.GetHeader(m_clientIpHeader);
+        const auto clientIp = value ? AdcClientIpHeader::ParseValue(*value) : std::nullopt;
+        if (!clientIp)
         {
-            return;
+            return AdcProxyDecision::Answer(400, "Bad Request", "missing-client-ip-header");
         }
-        if (f.readStopped)
-        {
-            continue; // after a malformed request nothing more is understood
-        }
-        f.parser.Feed(p);
-        Item item;
-        while (f.parser.Next(&item.head, &item.bodyBytes))
-        {
-            f.pending.push_back(item);
-        }
-        if (f.parser.HasError())
-        {
-            Item bad;
-            bad.error = f.parser.GetError();
-            f.pending.push_back(bad);
-            f.readStopped = true;
-        }
+        return ToOrigin(front, *clientIp);
     }
-}
-
-void
-CrdLowerTierAppliance::Service(uint64_t fid)
-{
-    auto it = m_fronts.find(fid);
-    if (it == m_fronts.end())
-    {
-        return;
-    }
-    if (it->second.inService)
-    {
-        it->second.serviceAgain = true; // the running loop goes round once more
-        return;
-    }
-    it->second.inService = true;
-    do
-    {
-        Front& f = m_fronts.at(fid); // handlers below never erase a front in service
-        f.serviceAgain = false;
-        if (f.abort)
-        {
-            break;
-        }
-        ReadFront(f);
-        while (f.backend == 0 && !f.pending.empty() && !f.closeWhenFlushed && !f.abort)
-        {
-            const Item item = f.pending.front();
-            f.pending.pop_front();
-            HandleRequest(fid, item);
-        }
-        if (f.backend != 0 && f.out.GetBytes() < kRelayWindow)
-        {
-            ReadBackend(f.backend); // resume a relay paused for room; may finish the request
-        }
-        f.out.Flush(f.socket);
-        if (f.backend == 0 && !f.closeWhenFlushed && !f.abort &&
-            (!f.pending.empty() || f.socket->GetRxAvailable() > 0))
-        {
-            f.serviceAgain = true; // the next request can go now
-        }
-    } while (m_fronts.at(fid).serviceAgain);
-
-    Front& f = m_fronts.at(fid);
-    f.inService = false;
-    const bool idle = f.backend == 0 && f.pending.empty();
-    if (f.abort || (f.out.IsEmpty() && (f.closeWhenFlushed || (f.peerClosed && idle))))
-    {
-        CloseFront(fid);
-    }
-}
-
-void
-CrdLowerTierAppliance::HandleRequest(uint64_t fid, const Item& item)
-{
-    Front& f = m_fronts.at(fid);
-    if (!item.error.empty())
-    {
-        Drop("bad-request: " + item.error);
-        AnswerLocally(f, 400, "Bad Request", true);
-        return;
-    }
-    f.keepAlive = item.head.IsKeepAlive();
-    f.http10 = item.head.GetVersion() == "HTTP/1.0";
-    NS_LOG_INFO(m_name << " front " << fid << " request " << item.head.GetMethod() << " "
-                       << item.head.GetTarget());
-    if (f.miss)
-    {
-        HandleMissRequest(fid, item);
-    }
-    else
-    {
-        HandleClientRequest(fid, item);
-    }
-}
-
-void
-CrdLowerTierAppliance::HandleClientRequest(uint64_t fid, const Item& item)
-{
-    Front& f = m_fronts.at(fid);
     ++m_clientRequests;
-    const std::string clientIp = AdcClientIpHeader::Format(f.peerIp);
-    const std::string& url = item.head.GetTarget();
+    const std::string clientIp = AdcClientIpHeader::Format(front.peerIp);
+    const std::string& url = request.GetTarget();
     std::string target = "origin";
-    if (IsCacheable(item.head))
+    if (IsCacheable(request))
     {
         AdcLbContext ctx;
-        ctx.flow = AdcFlowKey(f.peerIp, f.origIp, f.peerPort, f.origPort, AdcFlowKey::PROTO_TCP);
+        ctx.flow = AdcFlowKey(front.peerIp,
+                              front.localIp,
+                              front.peerPort,
+                              front.localPort,
+                              AdcFlowKey::PROTO_TCP);
         ctx.url = url;
         const int32_t index = m_lb->Select(ctx);
         if (index >= 0)
         {
-            const uint32_t i = static_cast<uint32_t>(index);
-            m_decisionTrace(clientIp, url, "CACHE", m_lb->GetBackend(i).name);
+            const auto i = static_cast<uint32_t>(index);
+            const AdcBackend& cache = m_lb->GetBackend(i);
+            m_decisionTrace(clientIp, url, "CACHE", cache.name);
             ++m_cacheRequests;
-            StartCache(fid, item, i);
-            return;
+            m_lb->ConnectionOpened(i); // given back in Released
+            AdcProxyDecision d = AdcProxyDecision::Forward(cache.name,
+                                                           cache.address.GetIpv4(),
+                                                           cache.port,
+                                                           m_cacheSource,
+                                                           front.peerIp);
+            // The appliance is the one the ISP trusts: its value replaces the request's.
+            d.edits.push_back({m_clientIpHeader, clientIp});
+            d.tag = index;
+            return d;
         }
         target = "origin (no cache up)";
     }
     m_decisionTrace(clientIp, url, "BYPASS", target);
     ++m_bypassRequests;
-    StartOrigin(fid, item, f.peerIp);
+    return ToOrigin(front, front.peerIp);
+}
+
+AdcProxyDecision
+CrdLowerTierAppliance::ToOrigin(const AdcProxyFront& front, Ipv4Address clientIp) const
+{
+    AdcProxyDecision d = AdcProxyDecision::Forward("origin",
+                                                   front.localIp,
+                                                   front.localPort,
+                                                   m_originSource,
+                                                   clientIp);
+    d.edits.push_back({m_clientIpHeader, AdcClientIpHeader::Format(clientIp)});
+    return d;
 }
 
 void
-CrdLowerTierAppliance::HandleMissRequest(uint64_t fid, const Item& item)
+CrdLowerTierAppliance::Released(const AdcProxyDecision& decision)
 {
-    Front& f = m_fronts.at(fid);
-    ++m_missIntercepts;
-    const auto value = item.head.GetHeader(m_clientIpHeader);
-    const auto clientIp = value ? AdcClientIpHeader::ParseValue(*value) : std::nullopt;
-    if (!clientIp)
+    if (decision.tag >= 0 && m_lb)
     {
-        Drop("missing-client-ip-header");
-        AnswerLocally(f, 400, "Bad Request", !f.keepAlive);
-        return;
+        m_lb->ConnectionClosed(static_cast<uint32_t>(decision.tag));
     }
-    StartOrigin(fid, item, *clientIp);
+}
+
+// ---- traces --------------------------------------------------------------------------------
+
+void
+CrdLowerTierAppliance::OnLeased(Ipv4Address source, uint16_t port)
+{
+    m_portAllocatedTrace(port, AdcClientIpHeader::Format(source));
 }
 
 void
-CrdLowerTierAppliance::AnswerLocally(Front& f,
-                                     uint16_t status,
-                                     const std::string& reason,
-                                     bool close)
+CrdLowerTierAppliance::OnExhausted(Ipv4Address source)
 {
-    AdcHttpMessage head = AdcHttpMessage::MakeResponse(status, reason);
-    head.SetHeader("Server", m_name);
-    head.SetContentLength(0);
-    if (close)
-    {
-        head.SetHeader("Connection", "close");
-        f.closeWhenFlushed = true;
-    }
-    NS_LOG_INFO(m_name << " answers " << status << " " << reason);
-    f.out.Push(TextPacket(head.ToWireString()));
+    ++m_portExhausted;
+    m_portExhaustedTrace(AdcClientIpHeader::Format(source));
 }
 
 void
-CrdLowerTierAppliance::CloseFront(uint64_t fid)
+CrdLowerTierAppliance::OnServerFailure(const std::string& target,
+                                       const std::string& reason,
+                                       uint16_t /* status */)
 {
-    auto it = m_fronts.find(fid);
-    if (it == m_fronts.end())
-    {
-        return;
-    }
-    Front& f = it->second;
-    // What the front still waited for can no longer be answered.
-    std::size_t lost = f.pending.size();
-    if (f.backend != 0)
-    {
-        auto b = m_backends.find(f.backend);
-        if (b != m_backends.end() && !b->second.done)
-        {
-            ++lost;
-            b->second.front = 0;
-            CloseBackend(f.backend);
-        }
-    }
-    for (const Item& item : f.pending)
-    {
-        lost -= item.error.empty() ? 0 : 1; // a parse error is no request; it was traced
-    }
-    for (std::size_t i = 0; i < lost; ++i)
-    {
-        Drop("connection-closed-before-response");
-    }
-    if (f.parser.IsMidMessage() && !f.readStopped)
-    {
-        Drop("incomplete-request-at-close");
-    }
-    Ptr<Socket> s = f.socket;
-    if (!m_disposing)
-    {
-        f.out.Flush(s); // what fits still goes out before the FIN (a cut response's start)
-    }
-    m_frontOf.erase(s);
-    m_fronts.erase(it);
-    DetachAndClose(s);
-}
-
-// ---- backend connections -------------------------------------------------------------------
-
-void
-CrdLowerTierAppliance::StartCache(uint64_t fid, const Item& item, uint32_t index)
-{
-    const AdcBackend& cache = m_lb->GetBackend(index);
-    const Ipv4Address clientIp = m_fronts.at(fid).peerIp;
-    Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    const int bound = s->Bind(InetSocketAddress(m_mip, 0));
-    m_lb->ConnectionOpened(index);
-    const uint64_t bid =
-        AddBackend(fid, s, cache.name, static_cast<int32_t>(index), std::nullopt, item, clientIp);
-    if (bound == -1)
-    {
-        FailBackend(bid, "connect-failed");
-        return;
-    }
-    ConnectBackend(bid, m_mip, InetSocketAddress(cache.address.GetIpv4(), cache.port));
+    m_backendFailureTrace(target, reason);
 }
 
 void
-CrdLowerTierAppliance::StartOrigin(uint64_t fid, const Item& item, Ipv4Address clientIp)
+CrdLowerTierAppliance::OnDrop(const std::string& reason)
 {
-    Front& f = m_fronts.at(fid);
-    const std::string clientText = AdcClientIpHeader::Format(clientIp);
-    Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    const std::optional<uint16_t> port = AdcBindFromRange(s, clientIp, m_ports);
-    if (!port)
-    {
-        ++m_portExhausted;
-        NS_LOG_INFO(m_name << " port range " << m_ports->GetRange() << " exhausted for "
-                           << clientText);
-        m_portExhaustedTrace(clientText);
-        AnswerLocally(f, 503, "Service Unavailable", !f.keepAlive);
-        s->Close();
-        return;
-    }
-    m_portAllocatedTrace(*port, clientText);
-    const uint64_t bid = AddBackend(fid, s, "origin", -1, port, item, clientIp);
-    if (IsOwnAddress(f.origIp))
-    {
-        // A request addressed to the appliance itself would come straight back to it.
-        FailBackend(bid, "destination-is-this-appliance");
-        return;
-    }
-    ConnectBackend(bid, clientIp, InetSocketAddress(f.origIp, f.origPort));
-}
-
-uint64_t
-CrdLowerTierAppliance::AddBackend(uint64_t fid,
-                                  Ptr<Socket> s,
-                                  const std::string& target,
-                                  int32_t cache,
-                                  std::optional<uint16_t> port,
-                                  const Item& item,
-                                  Ipv4Address clientIp)
-{
-    const uint64_t bid = m_nextId++;
-    Backend& b = m_backends[bid];
-    b.socket = s;
-    b.front = fid;
-    b.target = target;
-    b.cache = cache;
-    b.port = port;
-    b.noBody = item.head.GetMethod() == "HEAD";
-    m_backOf[s] = bid;
-    m_fronts.at(fid).backend = bid;
-
-    // The appliance is the one the ISP trusts: its value replaces whatever the request had.
-    AdcHttpMessage request = item.head;
-    request.SetHeader(m_clientIpHeader, AdcClientIpHeader::Format(clientIp));
-    request.SetHeader("Connection", "close");
-    b.out.Push(TextPacket(request.ToWireString()));
-    for (uint64_t left = item.bodyBytes; left > 0;)
-    {
-        const auto n = static_cast<uint32_t>(std::min<uint64_t>(left, kMaxChunk));
-        b.out.Push(Create<Packet>(n));
-        left -= n;
-    }
-    return bid;
-}
-
-void
-CrdLowerTierAppliance::ConnectBackend(uint64_t bid, Ipv4Address source, const Address& to)
-{
-    Backend& b = m_backends.at(bid);
-    Ptr<Socket> s = b.socket;
-    s->SetConnectCallback(MakeCallback(&CrdLowerTierAppliance::HandleBackendConnected, this),
-                          MakeCallback(&CrdLowerTierAppliance::HandleBackendConnectFailed, this));
-    s->SetRecvCallback(MakeCallback(&CrdLowerTierAppliance::HandleBackendRead, this));
-    s->SetSendCallback(MakeCallback(&CrdLowerTierAppliance::HandleBackendSend, this));
-    s->SetCloseCallbacks(MakeCallback(&CrdLowerTierAppliance::HandleBackendPeerClose, this),
-                         MakeCallback(&CrdLowerTierAppliance::HandleBackendError, this));
-    // Connect takes its local address from the route: make it the MIP or the client IP.
-    if (!AdcConnectFrom(s, m_routing, source, to))
-    {
-        FailBackend(bid, "connect-failed");
-        return;
-    }
-    NS_LOG_INFO(m_name << " backend " << bid << " " << b.target << " from " << source << " to "
-                       << InetSocketAddress::ConvertFrom(to).GetIpv4());
-    b.out.Flush(s); // TCP keeps the request until the handshake completes
-    ArmTimer(bid);
-}
-
-void
-CrdLowerTierAppliance::HandleBackendConnected(Ptr<Socket> s)
-{
-    auto it = m_backends.find(BackendOf(s));
-    if (it != m_backends.end())
-    {
-        it->second.out.Flush(s);
-        ArmTimer(it->first);
-    }
-}
-
-void
-CrdLowerTierAppliance::HandleBackendConnectFailed(Ptr<Socket> s)
-{
-    auto it = m_backends.find(BackendOf(s));
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    const uint64_t fid = it->second.front;
-    FailBackend(it->first, "connect-failed");
-    Service(fid);
-}
-
-void
-CrdLowerTierAppliance::HandleBackendSend(Ptr<Socket> s, uint32_t /* available */)
-{
-    auto it = m_backends.find(BackendOf(s));
-    if (it != m_backends.end())
-    {
-        it->second.out.Flush(s);
-    }
-}
-
-void
-CrdLowerTierAppliance::HandleBackendRead(Ptr<Socket> s)
-{
-    auto it = m_backends.find(BackendOf(s));
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    const uint64_t fid = it->second.front;
-    ReadBackend(it->first);
-    Service(fid);
-}
-
-void
-CrdLowerTierAppliance::HandleBackendPeerClose(Ptr<Socket> s)
-{
-    auto it = m_backends.find(BackendOf(s));
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    it->second.peerClosed = true;
-    const uint64_t fid = it->second.front;
-    ReadBackend(it->first); // decides: complete, cut short, or waiting for room
-    Service(fid);
-}
-
-void
-CrdLowerTierAppliance::HandleBackendError(Ptr<Socket> s)
-{
-    auto it = m_backends.find(BackendOf(s));
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    const uint64_t fid = it->second.front;
-    if (it->second.done)
-    {
-        CloseBackend(it->first); // a reset after the whole response costs nothing
-        return;
-    }
-    FailBackend(it->first, "reset");
-    Service(fid);
-}
-
-void
-CrdLowerTierAppliance::ReadBackend(uint64_t bid)
-{
-    auto it = m_backends.find(bid);
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    Backend& b = it->second;
-    auto fit = m_fronts.find(b.front);
-    Front* f = fit == m_fronts.end() ? nullptr : &fit->second;
-    bool progress = false;
-    std::string error;
-    while (error.empty())
-    {
-        if (f && !b.done && f->out.GetBytes() >= kRelayWindow)
-        {
-            NS_LOG_LOGIC(m_name << " backend " << bid << " paused: front queue full");
-            break; // the front is slow: leave the bytes in TCP, whose window then closes
-        }
-        Ptr<Packet> p = b.socket->Recv();
-        if (!p || p->GetSize() == 0)
-        {
-            break;
-        }
-        progress = true;
-        if (b.done || !f)
-        {
-            continue; // nothing may follow the response we asked for; discard it
-        }
-        error = ConsumeResponse(b, *f, p);
-    }
-    if (!error.empty())
-    {
-        FailBackend(bid, "bad-response: " + error);
-        return;
-    }
-    if (b.done && b.front != 0)
-    {
-        FinishBackend(bid);
-        return;
-    }
-    if (b.done)
-    {
-        if (b.peerClosed)
-        {
-            CloseBackend(bid);
-        }
-        return;
-    }
-    if (b.peerClosed && b.socket->GetRxAvailable() == 0)
-    {
-        // The backend closed and everything it sent was read, yet the response is short.
-        FailBackend(bid, "closed-before-response-complete");
-        return;
-    }
-    if (progress)
-    {
-        ArmTimer(bid);
-    }
-}
-
-std::string
-CrdLowerTierAppliance::ConsumeResponse(Backend& b, Front& f, Ptr<Packet> p)
-{
-    if (!b.headDone)
-    {
-        const std::size_t old = b.headBuf.size();
-        b.headBuf.resize(old + p->GetSize());
-        p->CopyData(b.headBuf.data() + old, p->GetSize());
-        AdcHttpMessage head;
-        std::size_t consumed = 0;
-        std::string error;
-        switch (head.Parse(b.headBuf.data(), b.headBuf.size(), &consumed, &error))
-        {
-        case AdcHttpMessage::ParseStatus::ERROR:
-            return error;
-        case AdcHttpMessage::ParseStatus::INCOMPLETE:
-            if (b.headBuf.size() > AdcHttpMessage::kMaxHeadBytes)
-            {
-                return "response head larger than " +
-                       std::to_string(AdcHttpMessage::kMaxHeadBytes) + " bytes";
-            }
-            return "";
-        case AdcHttpMessage::ParseStatus::COMPLETE:
-            break;
-        }
-        if (head.GetKind() != AdcHttpMessage::RESPONSE)
-        {
-            return "a request where a response was expected";
-        }
-        const uint16_t status = head.GetStatus();
-        const bool bodiless = b.noBody || status < 200 || status == 204 || status == 304;
-        b.bodyLeft = bodiless ? 0 : head.GetContentLength();
-        b.headDone = true;
-        RelayHead(b, f, head);
-        std::vector<uint8_t> rest(b.headBuf.begin() + consumed, b.headBuf.end());
-        b.headBuf.clear();
-        b.headBuf.shrink_to_fit();
-        if (rest.empty())
-        {
-            b.done = b.bodyLeft == 0;
-            return "";
-        }
-        p = Create<Packet>(rest.data(), static_cast<uint32_t>(rest.size()));
-    }
-    const uint64_t n = std::min<uint64_t>(b.bodyLeft, p->GetSize());
-    if (n > 0)
-    {
-        f.out.Push(n == p->GetSize() ? p : p->CreateFragment(0, static_cast<uint32_t>(n)));
-        b.bodyLeft -= n;
-        b.relayed += n;
-    }
-    b.done = b.bodyLeft == 0; // bytes past Content-Length are not part of the response
-    return "";
-}
-
-void
-CrdLowerTierAppliance::RelayHead(Backend& b, Front& f, AdcHttpMessage head)
-{
-    // Via: this appliance appends itself after any earlier proxies.
-    std::string via;
-    for (const std::string& v : head.GetHeaders("Via"))
-    {
-        via += (via.empty() ? "" : ", ") + v;
-    }
-    via += (via.empty() ? "" : ", ") + std::string("1.1 ") + m_name;
-    head.SetHeader("Via", via);
-    // Connection is hop-by-hop: the backend's "close" answered our request, not the front's.
-    head.RemoveHeader("Keep-Alive");
-    if (!f.keepAlive)
-    {
-        head.SetHeader("Connection", "close");
-    }
-    else if (f.http10)
-    {
-        head.SetHeader("Connection", "keep-alive");
-    }
-    else
-    {
-        head.RemoveHeader("Connection");
-    }
-    Ptr<Packet> p = TextPacket(head.ToWireString());
-    b.relayed += p->GetSize();
-    f.out.Push(p);
-}
-
-void
-CrdLowerTierAppliance::FinishBackend(uint64_t bid)
-{
-    Backend& b = m_backends.at(bid);
-    auto fit = m_fronts.find(b.front);
-    if (fit != m_fronts.end())
-    {
-        Front& f = fit->second;
-        f.backend = 0;
-        if (!f.keepAlive)
-        {
-            f.closeWhenFlushed = true;
-        }
-    }
-    b.front = 0;
-    ++m_relayedCount;
-    NS_LOG_INFO(m_name << " backend " << bid << " " << b.target << " response relayed");
-    if (b.peerClosed)
-    {
-        CloseBackend(bid);
-    }
-    else
-    {
-        ArmTimer(bid); // wait for its FIN (it holds TIME_WAIT, not us), but not for ever
-    }
-}
-
-void
-CrdLowerTierAppliance::FailBackend(uint64_t bid, const std::string& reason)
-{
-    Backend& b = m_backends.at(bid);
-    ++m_failures;
-    NS_LOG_INFO(m_name << " backend " << bid << " " << b.target << " failed: " << reason);
-    m_backendFailureTrace(b.target, reason);
-    auto fit = m_fronts.find(b.front);
-    if (fit != m_fronts.end())
-    {
-        Front& f = fit->second;
-        f.backend = 0;
-        if (b.relayed == 0)
-        {
-            AnswerLocally(f, 502, "Bad Gateway", !f.keepAlive);
-        }
-        else
-        {
-            f.abort = true; // part of the response is out: only closing tells the client
-        }
-    }
-    b.front = 0;
-    CloseBackend(bid);
-}
-
-void
-CrdLowerTierAppliance::CloseBackend(uint64_t bid)
-{
-    auto it = m_backends.find(bid);
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    Backend& b = it->second;
-    b.timer.Cancel();
-    auto fit = m_fronts.find(b.front);
-    if (fit != m_fronts.end() && fit->second.backend == bid)
-    {
-        fit->second.backend = 0;
-    }
-    if (b.cache >= 0 && m_lb)
-    {
-        m_lb->ConnectionClosed(static_cast<uint32_t>(b.cache));
-    }
-    if (b.port && m_ports)
-    {
-        m_ports->Release(*b.port);
-    }
-    Ptr<Socket> s = b.socket;
-    m_backOf.erase(s);
-    m_backends.erase(it);
-    DetachAndClose(s);
-}
-
-void
-CrdLowerTierAppliance::ArmTimer(uint64_t bid)
-{
-    Backend& b = m_backends.at(bid);
-    b.timer.Cancel();
-    b.timer =
-        Simulator::Schedule(m_backendTimeout, &CrdLowerTierAppliance::BackendTimer, this, bid);
-}
-
-void
-CrdLowerTierAppliance::BackendTimer(uint64_t bid)
-{
-    auto it = m_backends.find(bid);
-    if (it == m_backends.end())
-    {
-        return;
-    }
-    Backend& b = it->second;
-    if (b.done)
-    {
-        CloseBackend(bid); // its FIN never came
-        return;
-    }
-    const uint64_t fid = b.front;
-    auto fit = m_fronts.find(fid);
-    if (fit != m_fronts.end() && fit->second.out.GetBytes() >= kRelayWindow)
-    {
-        ArmTimer(bid); // waiting for the client, not for the backend
-        return;
-    }
-    FailBackend(bid, "timeout");
-    Service(fid);
+    m_dropTrace(reason);
 }
 
 } // namespace ns3

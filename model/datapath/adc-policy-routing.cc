@@ -7,6 +7,7 @@
 #include "adc-policy-routing.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-lb-method.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4-route.h"
@@ -195,7 +196,8 @@ AdcPolicyRouting::DoDispose()
     NS_LOG_FUNCTION(this);
     m_rules.clear();
     m_ipv4 = nullptr;
-    m_nextSource.reset();
+    m_outputSources.clear();
+    m_pendingSources.clear();
     Ipv4RoutingProtocol::DoDispose();
 }
 
@@ -205,12 +207,8 @@ AdcPolicyRouting::DoDispose()
 std::vector<std::string>
 AdcPolicyRouting::GetBalanceMethodNames()
 {
-    return {"SOURCEIPHASH",
-            "hash-ip",
-            "hash-ip-port",
-            "hash-ip-vip",
-            "DESTINATIONIPHASH",
-            "MAGLEV"};
+    // Both vocabularies, as always; only methods that hash header fields (same hop per flow).
+    return AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ANY, AdcLbMethodRegistry::FLOW_HASH);
 }
 
 std::string
@@ -419,32 +417,71 @@ AdcPolicyRouting::IsNextHopUp(uint32_t rule, uint32_t hop) const
     return hop < entry.effectiveUp.size() && entry.effectiveUp[hop];
 }
 
-void
-AdcPolicyRouting::SetNextOutputSource(Ipv4Address source)
+bool
+AdcPolicyRouting::AddOutputSource(const AdcFlowKey& connection)
 {
-    NS_LOG_FUNCTION(this << source);
-    if (source.IsInitialized() && !source.IsAny())
+    NS_LOG_FUNCTION(this << connection);
+    if (!m_outputSources.insert(connection).second)
     {
-        m_nextSource = source;
+        return false; // one registration per connection
     }
-    else
+    m_pendingSources.push_back(connection);
+    return true;
+}
+
+bool
+AdcPolicyRouting::RemoveOutputSource(const AdcFlowKey& connection)
+{
+    NS_LOG_FUNCTION(this << connection);
+    auto pending = std::find(m_pendingSources.begin(), m_pendingSources.end(), connection);
+    if (pending != m_pendingSources.end())
     {
-        m_nextSource.reset();
+        m_pendingSources.erase(pending);
     }
+    return m_outputSources.erase(connection) > 0;
+}
+
+std::size_t
+AdcPolicyRouting::GetNOutputSources() const
+{
+    return m_outputSources.size();
 }
 
 std::optional<Ipv4Address>
 AdcPolicyRouting::GetPendingOutputSource() const
 {
-    return m_nextSource;
+    if (m_pendingSources.empty())
+    {
+        return std::nullopt;
+    }
+    return m_pendingSources.back().src.GetIpv4();
+}
+
+std::optional<Ipv4Address>
+AdcPolicyRouting::TakePendingOutputSource(Ipv4Address destination, uint8_t protocol)
+{
+    // Newest first: the connection being set up registered itself just before its Connect.
+    for (auto it = m_pendingSources.rbegin(); it != m_pendingSources.rend(); ++it)
+    {
+        const bool sameProtocol = protocol == 0 || it->protocol == 0 || it->protocol == protocol;
+        if (sameProtocol && it->dst == AdcIpAddress(destination))
+        {
+            const Ipv4Address source = it->src.GetIpv4();
+            m_pendingSources.erase(std::next(it).base());
+            return source;
+        }
+    }
+    return std::nullopt;
 }
 
 std::size_t
 AdcPolicyRouting::GetPerFlowStateBytes() const
 {
-    // Decisions depend only on the packet, the rules and the hops' states: nothing grows with
-    // the number of flows.
-    return 0;
+    // Decisions depend only on the packet, the rules and the hops' states; only the sources
+    // registered by this node's own proxies (never a forwarding node's) grow with connections.
+    constexpr std::size_t kHashNodeOverhead = 2 * sizeof(void*); // bucket link and next pointer
+    return m_outputSources.size() * (sizeof(AdcFlowKey) + kHashNodeOverhead) +
+           m_pendingSources.size() * sizeof(AdcFlowKey);
 }
 
 void
@@ -685,10 +722,9 @@ AdcPolicyRouting::RouteOutput(Ptr<Packet> p,
     {
         forcedSource = src;
     }
-    else if (!srcSet && m_nextSource)
+    else if (!srcSet)
     {
-        forcedSource = m_nextSource;
-        m_nextSource.reset();
+        forcedSource = TakePendingOutputSource(dst, header.GetProtocol());
     }
     if (!m_ipv4 || dst.IsMulticast() || dst.IsBroadcast())
     {

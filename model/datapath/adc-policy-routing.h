@@ -23,6 +23,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -101,8 +102,9 @@ struct AdcPolicyRule
  * interface is down.
  *
  * RouteOutput (locally originated packets): (a) a header source the node does not own, or
- * (b) a source set once by SetNextOutputSource when the header has none, is kept as the
- * route's source (USIP, transparent proxy replies); the next hop comes from the first
+ * (b) when the header has none, the source of a connection registered by AddOutputSource
+ * (pending, towards this destination) is kept as the route's source (USIP, mapped IPs,
+ * transparent proxy replies); the next hop comes from the first
  * FORWARD/BALANCE rule without ingress interfaces that matches, else from the other protocols
  * of the node's Ipv4ListRouting (static routing). (c) Otherwise such a rule gives the route
  * with the node's own source; (d) else no route, so the list asks the next protocol. Port
@@ -112,7 +114,8 @@ struct AdcPolicyRule
  *
  * "RuleMatch" fires and the rule's hit counter grows once per packet a rule forwards,
  * delivers or passes (RouteOutput calls without a packet, made to choose a source address, are
- * not counted). Nothing is stored per flow: GetPerFlowStateBytes() is always 0.
+ * not counted). Nothing is stored per forwarded flow: GetPerFlowStateBytes() counts only the
+ * output sources of the node's own connections (AddOutputSource).
  */
 class AdcPolicyRouting : public Ipv4RoutingProtocol
 {
@@ -184,16 +187,39 @@ class AdcPolicyRouting : public Ipv4RoutingProtocol
     uint64_t GetRuleHits(uint32_t rule) const;
 
     /**
-     * \brief USIP: the next RouteOutput whose header has no source uses \p source as the
-     * route's source (consumed by that call, whatever its outcome).
-     * \param source the address to connect from (e.g. the client's); 0.0.0.0 clears it
+     * \brief Register the source of one connection this node opens (USIP: a client's
+     * address; or a mapped IP): the explicit mapping that replaces a one-shot "next source".
+     *
+     * ns-3's TCP Connect asks RouteOutput for its local address with neither a source nor a
+     * packet (TcpSocketBase::SetupEndpoint) and overwrites the bound address with the route's
+     * source. So a registered connection is "pending" until the first RouteOutput without a
+     * header source towards \p connection.dst (same protocol, or either unknown) takes it:
+     * register right before Connect (AdcConnectFrom does). Its packets then carry the source
+     * in their header, which case (a) keeps. The registration stays until
+     * RemoveOutputSource, when the connection ends.
+     * \param connection src: the address to use; srcPort: the bound port; dst, dstPort: the
+     *        server; protocol: 6 (TCP)
+     * \return false when the same connection is already registered (nothing changes)
      */
-    void SetNextOutputSource(Ipv4Address source);
+    bool AddOutputSource(const AdcFlowKey& connection);
 
-    /// \return the source set by SetNextOutputSource and not consumed yet, if any
+    /**
+     * \brief The connection ended: forget its registration.
+     * \param connection as given to AddOutputSource
+     * \return false when it was not registered
+     */
+    bool RemoveOutputSource(const AdcFlowKey& connection);
+
+    /// \return connections registered by AddOutputSource and not removed yet
+    std::size_t GetNOutputSources() const;
+
+    /// \return the source of the newest registration no RouteOutput has taken yet, if any
     std::optional<Ipv4Address> GetPendingOutputSource() const;
 
-    /// \return bytes held per flow: always 0 (the CRD upper tier must keep none)
+    /**
+     * \return bytes held per flow: the registered output sources (AddOutputSource), so 0 on
+     * a node that only forwards (the CRD upper tier must keep none)
+     */
     std::size_t GetPerFlowStateBytes() const;
 
     /// \param seed hash seed of every BALANCE rule (same as attribute "HashSeed")
@@ -341,6 +367,14 @@ class AdcPolicyRouting : public Ipv4RoutingProtocol
                                       std::optional<Ipv4Address> source);
 
     /**
+     * \brief Take the newest pending output source towards \p destination.
+     * \param destination the header's destination
+     * \param protocol the header's protocol (0: unknown)
+     * \return its source address, or nothing
+     */
+    std::optional<Ipv4Address> TakePendingOutputSource(Ipv4Address destination, uint8_t protocol);
+
+    /**
      * \brief Ask the node's other routing protocols (static routing) for a route to the
      * destination, and give it \p source.
      * \param p the packet
@@ -354,10 +388,13 @@ class AdcPolicyRouting : public Ipv4RoutingProtocol
                                        Ptr<NetDevice> oif,
                                        Ipv4Address source);
 
-    Ptr<Ipv4> m_ipv4;                        //!< the node's Ipv4
-    std::vector<RuleEntry> m_rules;          //!< rules in insertion order
-    uint64_t m_hashSeed;                     //!< seed of every BALANCE method
-    std::optional<Ipv4Address> m_nextSource; //!< USIP source for the next RouteOutput
+    Ptr<Ipv4> m_ipv4;               //!< the node's Ipv4
+    std::vector<RuleEntry> m_rules; //!< rules in insertion order
+    uint64_t m_hashSeed;            //!< seed of every BALANCE method
+    /// Connections registered by AddOutputSource (their source address is src).
+    std::unordered_set<AdcFlowKey, AdcFlowKeyHasher> m_outputSources;
+    /// Those no source-less RouteOutput has taken yet, oldest first (normally at most one).
+    std::vector<AdcFlowKey> m_pendingSources;
     /// "RuleMatch": a rule handled a packet.
     TracedCallback<const std::string&, const AdcFlowKey&, uint32_t, const std::string&>
         m_ruleMatchTrace;

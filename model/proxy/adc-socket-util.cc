@@ -6,9 +6,12 @@
 
 #include "adc-socket-util.h"
 
+#include "ns3/adc-client-ip-header.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/tcp-socket-factory.h"
+#include "ns3/tcp-socket.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <vector>
@@ -45,22 +48,31 @@ AdcBindFromRange(Ptr<Socket> s, Ipv4Address source, Ptr<AdcPortAllocator> ports,
     return port;
 }
 
-bool
+std::optional<AdcFlowKey>
 AdcConnectFrom(Ptr<Socket> s, Ptr<AdcPolicyRouting> routing, Ipv4Address source, const Address& to)
 {
+    AdcFlowKey connection;
     if (routing)
     {
-        routing->SetNextOutputSource(source);
+        Address local;
+        s->GetSockName(local);
+        const InetSocketAddress server = InetSocketAddress::ConvertFrom(to);
+        connection = AdcFlowKey(source,
+                                server.GetIpv4(),
+                                InetSocketAddress::ConvertFrom(local).GetPort(),
+                                server.GetPort(),
+                                AdcFlowKey::PROTO_TCP);
+        routing->AddOutputSource(connection);
     }
     if (s->Connect(to) == -1)
     {
         if (routing)
         {
-            routing->SetNextOutputSource(Ipv4Address::GetAny());
+            routing->RemoveOutputSource(connection);
         }
-        return false;
+        return std::nullopt;
     }
-    return true;
+    return connection;
 }
 
 Ptr<Socket>
@@ -106,6 +118,38 @@ AdcDetachSocket(Ptr<Socket> s, bool close)
         }
     }
     s->Close();
+}
+
+std::string
+AdcEndpointText(Ipv4Address a, uint16_t port)
+{
+    return AdcClientIpHeader::Format(a) + ":" + std::to_string(port);
+}
+
+Ptr<Packet>
+AdcTextPacket(const std::string& text)
+{
+    return Create<Packet>(reinterpret_cast<const uint8_t*>(text.data()),
+                          static_cast<uint32_t>(text.size()));
+}
+
+void
+AdcAnnounceWindow(Ptr<Socket> s)
+{
+    Ptr<TcpSocket> tcp = DynamicCast<TcpSocket>(s);
+    if (!tcp)
+    {
+        return;
+    }
+    UintegerValue size;
+    tcp->GetAttribute("RcvBufSize", size);
+    if (size.Get() < 2)
+    {
+        return;
+    }
+    // TcpSocketBase::SetRcvBufSize sends an ACK (with the window) when the size grows.
+    tcp->SetAttribute("RcvBufSize", UintegerValue(size.Get() - 1));
+    tcp->SetAttribute("RcvBufSize", size);
 }
 
 void

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * ns3-adc: socket pieces shared by the applications that open connections from a client's IP
- * (USIP) and relay bytes: binding to a port of a range, connecting from a chosen source, and
- * a queue of bytes waiting for room in a socket's transmit buffer.
+ * (USIP) and relay bytes: binding to a port of a range, connecting from a chosen source (an
+ * explicit registration with the routing hook), and a queue of bytes waiting for room in a
+ * socket's transmit buffer.
  */
 
 #ifndef ADC_SOCKET_UTIL_H
@@ -23,6 +24,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace ns3
 {
@@ -50,18 +52,22 @@ std::optional<uint16_t> AdcBindFromRange(Ptr<Socket> s,
 /**
  * \ingroup adc
  * \brief Connect \p s to \p to from \p source. Connect takes its local address from the
- * route, so with \p routing the source is set as the next output source first (and cleared
- * again when Connect fails at once); without it the stack's choice stands.
+ * route, so with \p routing the connection is first registered there with its source
+ * (AdcPolicyRouting::AddOutputSource: the socket's bound port, the destination), and the
+ * registration is removed again when Connect fails at once; without routing the stack's
+ * choice stands.
  * \param s a bound socket
  * \param routing the node's AdcPolicyRouting, or null for a plain Connect
  * \param source the local address the connection must use
- * \param to the destination
- * \return false when Connect failed at once
+ * \param to the destination (an InetSocketAddress)
+ * \return the registered connection (the caller removes it with
+ *         AdcPolicyRouting::RemoveOutputSource when the connection ends; a flow with port 0
+ *         when nothing was registered), or nothing when Connect failed at once
  */
-bool AdcConnectFrom(Ptr<Socket> s,
-                    Ptr<AdcPolicyRouting> routing,
-                    Ipv4Address source,
-                    const Address& to);
+std::optional<AdcFlowKey> AdcConnectFrom(Ptr<Socket> s,
+                                         Ptr<AdcPolicyRouting> routing,
+                                         Ipv4Address source,
+                                         const Address& to);
 
 /**
  * \ingroup adc
@@ -90,6 +96,32 @@ void AdcStopListening(Ptr<Socket> s, bool close);
  * \param close whether to close it
  */
 void AdcDetachSocket(Ptr<Socket> s, bool close);
+
+/**
+ * \ingroup adc
+ * \param a an address
+ * \param port a port
+ * \return "a.b.c.d:port", as the proxies' traces write endpoints
+ */
+std::string AdcEndpointText(Ipv4Address a, uint16_t port);
+
+/**
+ * \ingroup adc
+ * \param text bytes, e.g. an HTTP head from AdcHttpMessage::ToWireString
+ * \return a packet holding them
+ */
+Ptr<Packet> AdcTextPacket(const std::string& text);
+
+/**
+ * \ingroup adc
+ * \brief Make a TCP socket tell its peer its receive window now, after its application read
+ * bytes it had left waiting. ns-3's TCP sends no window update when the application reads (a
+ * real stack does), so a peer whose window closed to less than a segment waits for ever (its
+ * persist timer probes only a window of exactly zero). Raising the receive buffer makes ns-3
+ * send one: the size is lowered by one byte and raised back.
+ * \param s the socket (anything but a connected TCP socket is left alone)
+ */
+void AdcAnnounceWindow(Ptr<Socket> s);
 
 /**
  * \ingroup adc

@@ -349,13 +349,20 @@ AdcTcpRelay::OpenServerSide(uint64_t id)
     s->SetConnectCallback(MakeCallback(&AdcTcpRelay::HandleConnected, this),
                           MakeCallback(&AdcTcpRelay::HandleConnectFailed, this));
     Watch(s);
-    // Without USIP no output source is set: the connection uses the node's own address.
-    if (!AdcConnectFrom(s,
-                        m_useClientSource ? m_routing : nullptr,
-                        r.clientIp,
-                        InetSocketAddress(r.destIp, r.destPort)))
+    // Without USIP nothing is registered: the connection uses the node's own address.
+    const std::optional<AdcFlowKey> source =
+        AdcConnectFrom(s,
+                       m_useClientSource ? m_routing : nullptr,
+                       r.clientIp,
+                       InetSocketAddress(r.destIp, r.destPort));
+    if (!source)
     {
         End(id, "connect-failed");
+        return;
+    }
+    if (m_useClientSource)
+    {
+        r.source = source;
     }
 }
 
@@ -553,6 +560,10 @@ AdcTcpRelay::End(uint64_t id, const std::string& outcome)
     if (r.port && m_ports)
     {
         m_ports->Release(*r.port);
+    }
+    if (r.source && m_routing)
+    {
+        m_routing->RemoveOutputSource(*r.source);
     }
     // A side the relay already closed (both, when complete) is finished by TCP on its own; a
     // second Close() could even reset it (in CLOSING).

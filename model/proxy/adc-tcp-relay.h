@@ -39,11 +39,11 @@ namespace ns3
  * The node hands intercepted connections to this application's sockets (e.g. AdcPolicyRouting
  * LOCAL rules); the relay listens on ANY:"Port", so an accepted socket's local address
  * (GetSockName) is the destination the client addressed. With "UseClientSource" (default) the
- * connection to that destination is made from the client's IP (USIP, through
- * AdcPolicyRouting::SetNextOutputSource; SetRouting is then required) and a source port from
- * "PortRange", so the server's replies come back by the same port-range policy routes as a
- * real lower-tier appliance's; otherwise it is made from the node's own address and an
- * ephemeral port.
+ * connection to that destination is made from the client's IP (USIP: registered with
+ * AdcPolicyRouting::AddOutputSource for its lifetime; SetRouting is then required) and a
+ * source port from "PortRange", so the server's replies come back by the same port-range
+ * policy routes as a real lower-tier appliance's; otherwise it is made from the node's own
+ * address and an ephemeral port.
  *
  * Copying respects both sockets' transmit buffers: bytes read from one side wait in a queue
  * of at most "RelayWindow" bytes until the other side's buffer has room, and the side is not
@@ -159,9 +159,11 @@ class AdcTcpRelay : public Application
         Ipv4Address destIp;           //!< original destination address
         uint16_t destPort{0};         //!< original destination port
         std::optional<uint16_t> port; //!< source port of the range to release
-        bool local{false};            //!< addressed to this node: discard, do not relay
-        bool inPump{false};           //!< Pump is running for it
-        bool pumpAgain{false};        //!< Pump was requested while running
+        /// The USIP connection registered with the routing hook (removed at the end).
+        std::optional<AdcFlowKey> source;
+        bool local{false};     //!< addressed to this node: discard, do not relay
+        bool inPump{false};    //!< Pump is running for it
+        bool pumpAgain{false}; //!< Pump was requested while running
     };
 
     // attribute accessors
