@@ -6,6 +6,8 @@
  * truncated transport headers, locally originated traffic, and the RuleMatch/Drop traces.
  */
 
+#include "adc-test-raw-packets.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method.h"
 #include "ns3/adc-policy-routing.h"
@@ -1022,6 +1024,7 @@ TEST_F(AdcPolicyRoutingTest, TruncatedTransportHeaderIsDroppedWithReason)
     rawSend(Seconds(1), AdcFlowKey::PROTO_UDP, {0x12, 0x34});         // 2 bytes: half the ports
     rawSend(Seconds(1.1), AdcFlowKey::PROTO_TCP, {0x12, 0x34, 0x00}); // 3 bytes
     rawSend(Seconds(1.2), AdcFlowKey::PROTO_UDP, {0x12, 0x34, 0x13, 0x88}); // ports 4660 -> 5000
+    AdcRemoveQueueDiscsEverywhere(); // truncated headers: see adc-test-raw-packets.h
     Simulator::Run();
 
     ASSERT_EQ(traces.drops.size(), 2u);

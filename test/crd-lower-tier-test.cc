@@ -810,6 +810,22 @@ TEST_F(CrdLowerTierTest, StartRejectsMissingRoutingMipOrCaches)
     });
     EXPECT_NE(noMip.find("Mip is unset"), std::string::npos) << noMip;
 
+    // REQ: CRD-02: the client IP goes into a header of its own, never into one HTTP frames by
+    // (a Content-Length of "10.0.0.2" would break every forwarded request).
+    for (const char* reserved : {"Content-Length", "transfer-encoding", "Host"})
+    {
+        const std::string framing = startError([reserved](Ptr<CrdLowerTierAppliance> a) {
+            a->SetRouting(CreateObject<AdcPolicyRouting>());
+            a->SetAttribute("Mip", Ipv4AddressValue(kMip));
+            a->AddCacheServer("CRS1", kCache);
+            a->SetAttribute("ClientIpHeader", StringValue(reserved));
+        });
+        EXPECT_NE(framing.find(std::string("ClientIpHeader '") + reserved +
+                               "' is a field HTTP interprets"),
+                  std::string::npos)
+            << framing;
+    }
+
     // CacheableRule NONE needs neither a MIP nor caches.
     const std::string fine = startError([](Ptr<CrdLowerTierAppliance> a) {
         a->SetRouting(CreateObject<AdcPolicyRouting>());

@@ -9,7 +9,9 @@
 
 #include "ns3/adc-client-ip-header.h"
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-socket-util.h"
+#include "ns3/adc-text.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -34,15 +36,14 @@ namespace
 /// Seed of the LB method's hashes unless "HashSeed" says otherwise (AdcLbMethod's default).
 constexpr uint64_t kDefaultHashSeed = 0x5a17ad0c0ffee123ULL;
 
-/// The cache LB methods a lower-tier appliance offers.
-const std::vector<std::string>&
-AllowedLbMethods()
+/// The cache LB methods a lower-tier appliance offers (NetScaler's names, from the registry;
+/// a function, not a global, since the registry's vocabulary names are statics of another file).
+AdcLbMethodRegistry::Query
+CacheMethods()
 {
-    static const std::vector<std::string> names = {"ROUNDROBIN",
-                                                   "LEASTCONNECTION",
-                                                   "URLHASH",
-                                                   "DESTINATIONIPHASH"};
-    return names;
+    return {AdcLbMethodRegistry::NETSCALER,
+            0,
+            {"ROUNDROBIN", "LEASTCONNECTION", "URLHASH", "DESTINATIONIPHASH"}};
 }
 
 } // namespace
@@ -209,16 +210,11 @@ CrdLowerTierAppliance::~CrdLowerTierAppliance()
 void
 CrdLowerTierAppliance::SetCacheLbMethod(std::string name)
 {
-    std::string upper = name;
-    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) {
-        return static_cast<char>(std::toupper(c));
-    });
-    const auto& allowed = AllowedLbMethods();
-    if (std::find(allowed.begin(), allowed.end(), upper) == allowed.end())
-    {
-        throw AdcConfigError::NotOneOf("CrdLowerTierAppliance", "CacheLbMethod", name, allowed);
-    }
-    Ptr<AdcLbMethod> lb = AdcLbMethod::Create(upper);
+    const std::string upper = AdcLbMethodRegistry::Resolve(name,
+                                                           CacheMethods(),
+                                                           "CrdLowerTierAppliance",
+                                                           "CacheLbMethod");
+    Ptr<AdcLbMethod> lb = AdcLbMethodRegistry::Create(upper, AdcLbMethodRegistry::NETSCALER);
     lb->SetHashSeed(m_hashSeed);
     // Caches added before the method was chosen carry over, with their state.
     for (uint32_t i = 0; m_lb && i < m_lb->GetNBackends(); ++i)
@@ -362,6 +358,23 @@ CrdLowerTierAppliance::CheckConfig() const
     {
         throw AdcConfigError(who + "ClientIpHeader '" + m_clientIpHeader +
                              "' is not an HTTP header name; use e.g. X-Forwarded-For");
+    }
+    // Fields HTTP itself interprets (framing, routing, connection management): an address
+    // written into one of them would corrupt every forwarded request.
+    static const std::vector<std::string> kReserved = {"Content-Length",
+                                                       "Transfer-Encoding",
+                                                       "Host",
+                                                       "Connection",
+                                                       "Keep-Alive",
+                                                       "TE",
+                                                       "Trailer",
+                                                       "Upgrade"};
+    if (AdcText::Find(m_clientIpHeader, kReserved, AdcText::INSENSITIVE) >= 0)
+    {
+        throw AdcConfigError(
+            who + "ClientIpHeader '" + m_clientIpHeader +
+            "' is a field HTTP interprets; not allowed: " + AdcConfigError::JoinAllowed(kReserved) +
+            "; use e.g. X-Forwarded-For or Client-IP");
     }
     if (!m_backendTimeout.IsStrictlyPositive())
     {

@@ -125,16 +125,6 @@ MatchesPorts(const AdcPolicyRule& rule, const AdcFlowKey& flow)
            (!rule.dstPorts || rule.dstPorts->Contains(flow.dstPort));
 }
 
-/// \return \p s in upper case
-std::string
-ToUpper(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-        return static_cast<char>(std::toupper(c));
-    });
-    return s;
-}
-
 /// \param address an address \param mask its mask \return "a.b.c.d/len"
 std::string
 NetToString(Ipv4Address address, Ipv4Mask mask)
@@ -253,18 +243,13 @@ AdcPolicyRouting::CheckRule(const AdcPolicyRule& rule, uint32_t index)
         {
             throw AdcConfigError(who + ": " + hopsGiven + "; action BALANCE needs at least 1");
         }
-        const std::vector<std::string> allowed = GetBalanceMethodNames();
-        const std::string method = ToUpper(rule.balanceMethod);
-        if (std::none_of(allowed.begin(), allowed.end(), [&method](const std::string& a) {
-                return ToUpper(a) == method;
-            }))
-        {
-            throw AdcConfigError(
-                who + ": balanceMethod '" + rule.balanceMethod + "' is not one of " +
-                AdcConfigError::JoinAllowed(allowed) +
-                ": sessionless balancing keeps no per-flow state, so it must give every packet "
-                "of a flow the same next hop, which only a hash of the packet's fields does");
-        }
+        AdcLbMethodRegistry::Resolve(
+            rule.balanceMethod,
+            {AdcLbMethodRegistry::ANY, AdcLbMethodRegistry::FLOW_HASH},
+            who,
+            "balanceMethod",
+            "sessionless balancing keeps no per-flow state, so it must give every packet of a "
+            "flow the same next hop, which only a hash of the packet's fields does");
         for (std::size_t j = 0; j < nHops; ++j)
         {
             for (std::size_t i = 0; i < j; ++i)
