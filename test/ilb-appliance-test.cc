@@ -1636,7 +1636,12 @@ TEST_F(IlbScenario, TruncatedAndMalformedTransportHeadersToAVipAreDropped)
     sendRaw(6, tcpLongOffset, kVip4, Seconds(1.2));
     sendRaw(6, tcpBadOption, kVip4, Seconds(1.3));
     sendRaw(17, udpShort, kVip4, Seconds(1.4));
-    sendRaw(17, udpShort, t.serverIp[0], Seconds(1.5)); // not to a VIP: ordinary traffic
+#ifndef NS3_BUILD_PROFILE_DEBUG
+    // Not to a VIP: ordinary traffic, forwarded untouched however short. (An ns-3 built with its
+    // own asserts aborts when its UDP layer at S1 reads the 3-byte datagram, so an in-tree debug
+    // build leaves this case out.)
+    sendRaw(17, udpShort, t.serverIp[0], Seconds(1.5));
+#endif
     Run(Seconds(2));
 
     EXPECT_EQ(m_log.Drops("truncated-transport-header"), 3u);
@@ -1645,9 +1650,11 @@ TEST_F(IlbScenario, TruncatedAndMalformedTransportHeadersToAVipAreDropped)
     EXPECT_EQ(t.app->GetRuleCounters(0).drops, 4u);
     EXPECT_EQ(t.app->GetRuleCounters(1).drops, 1u);
     EXPECT_TRUE(m_log.matches.empty());
+#ifndef NS3_BUILD_PROFILE_DEBUG
     const std::vector<Seen> atS1 = m_wire.At("S1", 17);
     ASSERT_EQ(atS1.size(), 1u); // the short datagram to S1 was forwarded untouched
     EXPECT_EQ(atS1[0].flow.src, t.clientIp[0]);
+#endif
 }
 
 } // namespace
