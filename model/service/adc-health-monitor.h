@@ -7,6 +7,8 @@
 #ifndef ADC_HEALTH_MONITOR_H
 #define ADC_HEALTH_MONITOR_H
 
+#include "adc-health-probe.h"
+
 #include "ns3/adc-flow-key.h"
 #include "ns3/application.h"
 #include "ns3/callback.h"
@@ -27,103 +29,6 @@ namespace ns3
 class Node;
 class Packet;
 class UniformRandomVariable;
-
-/**
- * \ingroup adc
- * \brief One kind of probe (PING, TCP, UDP, HTTP, later DNS): sends one probe to one target
- * and reports its outcome.
- *
- * The owning AdcHealthMonitor keeps everything that is common to all kinds: the schedule, the
- * response timeout, the one-probe-in-flight rule and the UP/DOWN state machine. A kind only
- * speaks its protocol, so a new kind (e.g. the GSLB's DNS probe) is one subclass plus one line
- * in AdcHealthMonitor's factory, or is handed over with AdcHealthMonitor::SetProbe.
- *
- * Contract: after Send(index, ...) the kind calls Report(index, ...) at most once, unless
- * Cancel(index) comes first; after Cancel or Stop it never reports that probe.
- */
-class AdcHealthProbe : public SimpleRefCount<AdcHealthProbe>
-{
-  public:
-    /// Where one probe goes.
-    struct Target
-    {
-        AdcIpAddress address; //!< the target's address
-        uint16_t port{0};     //!< destination port (already resolved; unused by PING)
-        std::string name;     //!< the target's name (for logs)
-    };
-
-    /// Receives an outcome: target index, success, reason (e.g. "echo-reply", "timeout").
-    typedef Callback<void, uint32_t, bool, const std::string&> ResultCallback;
-    /// Receives a packet the kind could not use, with the reason.
-    typedef Callback<void, Ptr<const Packet>, const std::string&> DropCallback;
-
-    AdcHealthProbe();
-    virtual ~AdcHealthProbe();
-
-    /**
-     * \brief Attach to a node and open long-lived sockets (called from StartApplication).
-     * \param node the node the monitor runs on
-     * \param instanceId a number that tells this monitor from others on the same node
-     * \param result where outcomes go
-     * \param drop where unusable packets go
-     */
-    void Start(Ptr<Node> node, uint16_t instanceId, ResultCallback result, DropCallback drop);
-
-    /// Abandon every probe in flight and close every socket (called from StopApplication).
-    void Stop();
-
-    /**
-     * \brief Send one probe.
-     * \param index the target's index in the monitor
-     * \param target where to send it
-     */
-    virtual void Send(uint32_t index, const Target& target) = 0;
-
-    /**
-     * \brief Abandon the probe in flight for \p index (its timeout passed): no report follows.
-     * \param index the target's index
-     */
-    virtual void Cancel(uint32_t index) = 0;
-
-    /**
-     * \brief What silence means for this kind.
-     * \return true when a probe that got no answer by the timeout succeeded (a UDP service
-     *         that does not answer is alive unless an ICMP error says otherwise)
-     */
-    virtual bool IsSilenceSuccess() const;
-
-  protected:
-    /// Open long-lived sockets; the default opens none.
-    virtual void DoStart();
-    /// Abandon every probe and close every socket.
-    virtual void DoStop() = 0;
-
-    /**
-     * \brief Deliver an outcome to the monitor.
-     * \param index the target's index
-     * \param success whether the probe succeeded
-     * \param reason a short reason, e.g. "connection-refused"
-     */
-    void Report(uint32_t index, bool success, const std::string& reason);
-
-    /**
-     * \brief Report a received packet the kind cannot use.
-     * \param packet the packet
-     * \param reason why, e.g. "icmp-truncated"
-     */
-    void Drop(Ptr<const Packet> packet, const std::string& reason);
-
-    /// \return the node (null before Start)
-    Ptr<Node> GetNode() const;
-    /// \return the instance id given to Start
-    uint16_t GetInstanceId() const;
-
-  private:
-    Ptr<Node> m_node;        //!< the monitor's node
-    uint16_t m_instanceId;   //!< tells monitors on one node apart
-    ResultCallback m_result; //!< outcome sink
-    DropCallback m_drop;     //!< drop sink
-};
 
 /**
  * \ingroup adc
