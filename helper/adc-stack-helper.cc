@@ -5,6 +5,7 @@
 #include "adc-stack-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/integer.h"
 #include "ns3/ipv4-list-routing-helper.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -34,28 +35,49 @@ AdcMakeListStackHelper(bool ipv6)
     return stack;
 }
 
+namespace
+{
+
+/**
+ * \brief Add \p protocol to \p node's list routing of one family at \p priority.
+ * \tparam Ip Ipv4 or Ipv6
+ * \tparam ListRouting Ipv4ListRouting or Ipv6ListRouting
+ * \tparam Protocol the family's routing protocol type
+ * \param node the node
+ * \param protocol the protocol
+ * \param priority its priority
+ * \param listName "Ipv4ListRouting" or "Ipv6ListRouting", for the message
+ */
+template <class Ip, class ListRouting, class Protocol>
+void
+AddTop(Ptr<Node> node, Ptr<Protocol> protocol, int16_t priority, const char* listName)
+{
+    Ptr<ListRouting> list = DynamicCast<ListRouting>(node->GetObject<Ip>()->GetRoutingProtocol());
+    NS_ABORT_MSG_UNLESS(list,
+                        "node " << node->GetId() << " has no " << listName
+                                << ": install its stack with AdcMakeListStackHelper");
+    list->AddRoutingProtocol(protocol, priority);
+}
+
+} // namespace
+
 void
 AdcAddTopIpv4Routing(Ptr<Node> node, Ptr<Ipv4RoutingProtocol> protocol, int16_t priority)
 {
-    Ptr<Ipv4ListRouting> list =
-        DynamicCast<Ipv4ListRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol());
-    NS_ABORT_MSG_UNLESS(list,
-                        "node " << node->GetId()
-                                << " has no Ipv4ListRouting: install its stack with "
-                                   "AdcMakeListStackHelper");
-    list->AddRoutingProtocol(protocol, priority);
+    AddTop<Ipv4, Ipv4ListRouting>(node, protocol, priority, "Ipv4ListRouting");
 }
 
 void
 AdcAddTopIpv6Routing(Ptr<Node> node, Ptr<Ipv6RoutingProtocol> protocol, int16_t priority)
 {
-    Ptr<Ipv6ListRouting> list =
-        DynamicCast<Ipv6ListRouting>(node->GetObject<Ipv6>()->GetRoutingProtocol());
-    NS_ABORT_MSG_UNLESS(list,
-                        "node " << node->GetId()
-                                << " has no Ipv6ListRouting: install its stack with "
-                                   "AdcMakeListStackHelper");
-    list->AddRoutingProtocol(protocol, priority);
+    AddTop<Ipv6, Ipv6ListRouting>(node, protocol, priority, "Ipv6ListRouting");
+}
+
+void
+AdcInstallDatapath(Ptr<Node> node, Ptr<AdcDatapath> datapath, int16_t priority)
+{
+    datapath->SetAttribute("HookPriority", IntegerValue(priority));
+    datapath->Install(node);
 }
 
 } // namespace ns3

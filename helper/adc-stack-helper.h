@@ -3,12 +3,14 @@
  *
  * ns3-adc helpers: the Internet stack every topology helper installs (static routing inside a
  * list routing) and the way to put a routing protocol on top of it. An AdcDatapath (the ILB's,
- * ...) puts itself there with AdcDatapath::Install(node), which also aggregates it to the node.
+ * policy routing, ...) puts itself there with AdcDatapath::Install(node), which also aggregates
+ * it to the node; AdcAddTopIpv4Routing does the same for a datapath at a given priority.
  */
 
 #ifndef ADC_STACK_HELPER_H
 #define ADC_STACK_HELPER_H
 
+#include "ns3/adc-datapath.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv6-routing-protocol.h"
@@ -16,6 +18,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace ns3
 {
@@ -35,11 +38,38 @@ InternetStackHelper AdcMakeListStackHelper(bool ipv6);
  * \ingroup adc
  * \brief Add \p protocol to \p node's Ipv4ListRouting at \p priority (above static routing, 0).
  * \param node a node whose stack came from AdcMakeListStackHelper
- * \param protocol a routing protocol that is not an AdcDatapath (AdcPolicyRouting); a datapath
- *        installs its own hooks and aggregates itself with AdcDatapath::Install
+ * \param protocol a plain routing protocol (a datapath takes the overload below)
  * \param priority its priority
  */
 void AdcAddTopIpv4Routing(Ptr<Node> node, Ptr<Ipv4RoutingProtocol> protocol, int16_t priority);
+
+/**
+ * \ingroup adc
+ * \brief Install an AdcDatapath on \p node at \p priority: sets its "HookPriority" and calls
+ * AdcDatapath::Install (aggregated to the node; hooks in the IPv4 list, and the IPv6 list
+ * when the node has IPv6).
+ * \param node a node whose stack came from AdcMakeListStackHelper
+ * \param datapath the datapath (e.g. AdcPolicyRouting)
+ * \param priority its hooks' priority (above static routing, 0)
+ * \throws AdcConfigError as AdcDatapath::Install
+ */
+void AdcInstallDatapath(Ptr<Node> node, Ptr<AdcDatapath> datapath, int16_t priority);
+
+/**
+ * \ingroup adc
+ * \brief The same as AdcInstallDatapath, for callers that added a routing protocol before the
+ * policy routing became a datapath: `AdcAddTopIpv4Routing(node, policyRouting, 100)`.
+ * \tparam T an AdcDatapath subclass (other types take the routing-protocol overload)
+ * \param node the node
+ * \param datapath the datapath
+ * \param priority its hooks' priority
+ */
+template <class T, std::enable_if_t<std::is_base_of_v<AdcDatapath, T>, int> = 0>
+void
+AdcAddTopIpv4Routing(Ptr<Node> node, Ptr<T> datapath, int16_t priority)
+{
+    AdcInstallDatapath(node, datapath, priority);
+}
 
 /// \brief The same for IPv6 (the node's Ipv6ListRouting).
 void AdcAddTopIpv6Routing(Ptr<Node> node, Ptr<Ipv6RoutingProtocol> protocol, int16_t priority);

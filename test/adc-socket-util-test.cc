@@ -10,6 +10,7 @@
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/adc-socket-util.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -82,7 +83,7 @@ class AdcSocketUtilTest : public ::testing::Test
         // The server's replies to the client's IP and a port of the range are the appliance's.
         Ptr<Ipv4> aip = appliance->GetObject<Ipv4>();
         routing = CreateObject<AdcPolicyRouting>();
-        DynamicCast<Ipv4ListRouting>(aip->GetRoutingProtocol())->AddRoutingProtocol(routing, 10);
+        AdcAddTopIpv4Routing(appliance, routing, 10);
         AdcPolicyRule back;
         back.name = "return";
         back.action = AdcPolicyRule::LOCAL;

@@ -14,6 +14,7 @@
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-request-record.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/boolean.h"
 #include "ns3/crd-topology-helper.h"
@@ -260,7 +261,7 @@ class AdcTcpRelayTest : public ::testing::Test
         // R intercepts TCP to S:80 from the client side, and S's replies to the range.
         Ptr<Ipv4> rip = relayNode->GetObject<Ipv4>();
         routing = CreateObject<AdcPolicyRouting>();
-        DynamicCast<Ipv4ListRouting>(rip->GetRoutingProtocol())->AddRoutingProtocol(routing, 10);
+        AdcAddTopIpv4Routing(rip->GetObject<Node>(), routing, 10);
         AdcPolicyRule intercept;
         intercept.name = "intercept";
         intercept.action = AdcPolicyRule::LOCAL;

@@ -211,7 +211,7 @@ AllCases()
                   "RuleMatch",
                   AdcPolicyRouting,
                   RuleMatchTracedCallback),
-        ADC_TRACE(AdcPolicyRouting, AdcPolicyRouting, "Drop", AdcPolicyRouting, DropTracedCallback),
+        ADC_TRACE(AdcDatapath, AdcPolicyRouting, "Drop", AdcDatapath, DropTracedCallback),
         ADC_TRACE(AdcPathTracer, AdcPathTracer, "Leg", AdcPathTracer, LegTracedCallback),
         ADC_TRACE(AdcPathTracer, AdcPathTracer, "Drop", AdcPathTracer, DropTracedCallback),
         ADC_TRACE(CrdLowerTierAppliance,

@@ -26,14 +26,18 @@ namespace
 
 /**
  * \param ip the node's Ipv4 or Ipv6
- * \param dst a destination
+ * \param lookup the header to route (its destination; the source cleared)
+ * \param oif the bound device, or null
+ * \param p the packet, or null
  * \param skip a protocol not to ask (the hook asking), or null
- * \return a route to \p dst from the protocols of the node's list routing, or null
+ * \return a route from the protocols of the node's list routing, or null
  */
 template <class Family>
 Ptr<typename Family::Route>
 FindRoute(const Ptr<typename Family::Ip>& ip,
-          typename Family::Address dst,
+          const typename Family::Header& lookup,
+          Ptr<NetDevice> oif,
+          Ptr<Packet> p,
           const typename Family::Protocol* skip)
 {
     Ptr<typename Family::ListRouting> list =
@@ -42,8 +46,6 @@ FindRoute(const Ptr<typename Family::Ip>& ip,
     {
         return nullptr;
     }
-    typename Family::Header lookup;
-    lookup.SetDestination(dst);
     for (uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i)
     {
         int16_t priority = 0;
@@ -53,12 +55,29 @@ FindRoute(const Ptr<typename Family::Ip>& ip,
             continue;
         }
         Socket::SocketErrno err = Socket::ERROR_NOTERROR;
-        if (Ptr<typename Family::Route> route = other->RouteOutput(nullptr, lookup, nullptr, err))
+        if (Ptr<typename Family::Route> route = other->RouteOutput(p, lookup, oif, err))
         {
             return route;
         }
     }
     return nullptr;
+}
+
+/**
+ * \param ip the node's Ipv4 or Ipv6
+ * \param dst a destination
+ * \param skip a protocol not to ask (the hook asking), or null
+ * \return a route to \p dst from the protocols of the node's list routing, or null
+ */
+template <class Family>
+Ptr<typename Family::Route>
+FindRouteTo(const Ptr<typename Family::Ip>& ip,
+            typename Family::Address dst,
+            const typename Family::Protocol* skip)
+{
+    typename Family::Header lookup;
+    lookup.SetDestination(dst);
+    return FindRoute<Family>(ip, lookup, nullptr, nullptr, skip);
 }
 
 /**
@@ -77,7 +96,7 @@ SendOuter(const Ptr<typename Family::Ip>& ip, Ptr<Packet> datagram, const AdcEnc
         return "no-outer-family";
     }
     const typename Family::Address dst = Family::Get(e.destination);
-    Ptr<typename Family::Route> route = FindRoute<Family>(ip, dst, nullptr);
+    Ptr<typename Family::Route> route = FindRouteTo<Family>(ip, dst, nullptr);
     if (!route)
     {
         return "no-route";
@@ -108,6 +127,63 @@ AdcHookFamily<V6>::Get(const AdcIpAddress& a)
     else
     {
         return a.GetIpv4();
+    }
+}
+
+template <bool V6>
+bool
+AdcHookFamily<V6>::IsSet(const Address& a)
+{
+    if constexpr (V6)
+    {
+        return !a.IsAny();
+    }
+    else
+    {
+        return a.IsInitialized() && !a.IsAny();
+    }
+}
+
+template <bool V6>
+typename AdcHookFamily<V6>::Address
+AdcHookFamily<V6>::InterfaceSource(const Ptr<Ip>& ip, uint32_t interface, const Address& dst)
+{
+    if constexpr (V6)
+    {
+        return ip->SourceAddressSelection(interface, dst);
+    }
+    else
+    {
+        return ip->GetNAddresses(interface) > 0 ? ip->GetAddress(interface, 0).GetLocal()
+                                                : Ipv4Address::GetAny();
+    }
+}
+
+template <bool V6>
+bool
+AdcHookFamily<V6>::IsLaterFragment(const Header& header)
+{
+    if constexpr (V6)
+    {
+        return false;
+    }
+    else
+    {
+        return header.GetFragmentOffset() != 0;
+    }
+}
+
+template <bool V6>
+bool
+AdcHookFamily<V6>::IgnoreOutput(const Address& dst)
+{
+    if constexpr (V6)
+    {
+        return dst.IsMulticast() || dst.IsLinkLocal();
+    }
+    else
+    {
+        return false;
     }
 }
 
@@ -265,8 +341,90 @@ AdcDatapathHook<Family, Self>::RouteOutput(Ptr<Packet> p,
                                            Ptr<NetDevice> oif,
                                            Socket::SocketErrno& sockerr)
 {
+    NS_LOG_FUNCTION(this << p << header.GetDestination() << header.GetSource() << oif);
     sockerr = Socket::ERROR_NOROUTETOHOST;
-    return nullptr; // the datapath forwards; the node's own traffic uses the other protocols
+    if (!m_datapath || !m_ip || Family::IgnoreOutput(header.GetDestination()))
+    {
+        return nullptr;
+    }
+    const typename Family::Address src = header.GetSource();
+    const bool srcSet = Family::IsSet(src);
+    const uint8_t protocol = Family::NextProtocol(header);
+    // Only TCP hands its packet down with the transport header in front.
+    const AdcTransportInfo ports = protocol == AdcFlowKey::PROTO_TCP
+                                       ? AdcPeekPorts(p, AdcFlowKey::PROTO_TCP)
+                                       : AdcTransportInfo{};
+    AdcLocalOutput out;
+    out.flow = AdcFlowKey(srcSet ? AdcIpAddress(src) : AdcIpAddress(),
+                          header.GetDestination(),
+                          ports.srcPort,
+                          ports.dstPort,
+                          protocol);
+    out.ownSource = srcSet && m_ip->GetInterfaceForAddress(src) >= 0;
+    out.packet = p;
+    out.boundDevice = oif;
+    AdcOutputRoute given;
+    if (!m_datapath->ProcessOutput(out, given))
+    {
+        return nullptr; // the list asks its next protocol
+    }
+    Ptr<Route> route = MakeOutputRoute(p, header, oif, given);
+    if (route)
+    {
+        NS_LOG_LOGIC("route " << route->GetSource() << " -> " << header.GetDestination() << " via "
+                              << route->GetGateway());
+        sockerr = Socket::ERROR_NOTERROR;
+    }
+    return route;
+}
+
+template <class Family, class Self>
+Ptr<typename AdcDatapathHook<Family, Self>::Route>
+AdcDatapathHook<Family, Self>::MakeOutputRoute(Ptr<Packet> p,
+                                               const Header& header,
+                                               Ptr<NetDevice> oif,
+                                               const AdcOutputRoute& r) const
+{
+    const auto ofFamily = [](const AdcIpAddress& a) {
+        return a.IsNone() || a.GetFamily() == Family::FAMILY;
+    };
+    if (!ofFamily(r.source) || !ofFamily(r.nextHop))
+    {
+        return nullptr;
+    }
+    const typename Family::Address dst = header.GetDestination();
+    Ptr<Route> route = Create<Route>();
+    if (r.outInterface != 0)
+    {
+        if (r.outInterface >= m_ip->GetNInterfaces())
+        {
+            return nullptr;
+        }
+        route->SetDestination(dst);
+        // An unset gateway means on-link: the IP layer sends to the destination itself.
+        route->SetGateway(r.nextHop.IsNone() ? Family::Address::GetAny() : Family::Get(r.nextHop));
+        route->SetSource(r.source.IsNone() ? Family::InterfaceSource(m_ip, r.outInterface, dst)
+                                           : Family::Get(r.source));
+        route->SetOutputDevice(m_ip->GetNetDevice(r.outInterface));
+        return route;
+    }
+    // The others choose the way; they must not see a foreign source.
+    Header lookup = header;
+    lookup.SetSource(Family::Address::GetAny());
+    if (!r.nextHop.IsNone())
+    {
+        lookup.SetDestination(Family::Get(r.nextHop));
+    }
+    Ptr<Route> found = FindRoute<Family>(m_ip, lookup, oif, p, this);
+    if (!found)
+    {
+        return nullptr;
+    }
+    route->SetDestination(r.nextHop.IsNone() ? found->GetDestination() : dst);
+    route->SetGateway(r.nextHop.IsNone() ? found->GetGateway() : Family::Get(r.nextHop));
+    route->SetOutputDevice(found->GetOutputDevice());
+    route->SetSource(r.source.IsNone() ? found->GetSource() : Family::Get(r.source));
+    return route;
 }
 
 template <class Family, class Self>
@@ -292,6 +450,7 @@ AdcDatapathHook<Family, Self>::RouteInput(Ptr<const Packet> p,
                                          header.GetSerializedSize());
     const int32_t iif = m_ip->GetInterfaceForDevice(idev);
     in.inInterface = iif < 0 ? 0 : static_cast<uint32_t>(iif);
+    in.laterFragment = Family::IsLaterFragment(header);
     Egress egress(*this, in, idev, header, ucb, lcb);
     return m_datapath->Process(in, egress);
 }
@@ -300,12 +459,20 @@ template <class Family, class Self>
 void
 AdcDatapathHook<Family, Self>::NotifyInterfaceUp(uint32_t interface)
 {
+    if (m_datapath)
+    {
+        m_datapath->NotifyInterfaceChange(Family::FAMILY, interface, true);
+    }
 }
 
 template <class Family, class Self>
 void
 AdcDatapathHook<Family, Self>::NotifyInterfaceDown(uint32_t interface)
 {
+    if (m_datapath)
+    {
+        m_datapath->NotifyInterfaceChange(Family::FAMILY, interface, false);
+    }
 }
 
 template <class Family, class Self>
@@ -356,7 +523,7 @@ template <class Family, class Self>
 Ptr<typename AdcDatapathHook<Family, Self>::Route>
 AdcDatapathHook<Family, Self>::LookupRoute(typename Family::Address dst) const
 {
-    return FindRoute<Family>(m_ip, dst, this);
+    return FindRouteTo<Family>(m_ip, dst, this);
 }
 
 template <class Family, class Self>
@@ -370,10 +537,12 @@ AdcDatapathHook<Family, Self>::SendOn(const AdcIngress& in,
     const bool rewrite = v.action == AdcVerdict::REWRITE;
     const AdcFlowKey& after = rewrite ? v.after : in.flow;
     const bool viaNextHop = !v.nextHop.IsNone();
+    const bool viaInterface = !rewrite && v.outInterface != 0;
     const auto family = in.flow.dst.GetFamily();
-    if ((!rewrite && !viaNextHop) || (viaNextHop && v.nextHop.GetFamily() != family))
+    if ((!rewrite && !viaNextHop && !viaInterface) ||
+        (viaNextHop && v.nextHop.GetFamily() != family))
     {
-        return "bad-next-hop"; // FORWARD needs a next hop of the packet's family
+        return "bad-next-hop"; // FORWARD needs a next hop of the packet's family or an interface
     }
     if (rewrite && (in.status != AdcTransportStatus::OK || after.protocol != in.flow.protocol ||
                     after.src.GetFamily() != family || after.dst.GetFamily() != family))
@@ -386,23 +555,38 @@ AdcDatapathHook<Family, Self>::SendOn(const AdcIngress& in,
     {
         return reason;
     }
-    Ptr<Route> found = LookupRoute(Family::Get(viaNextHop ? v.nextHop : after.dst));
-    if (!found)
-    {
-        return "no-route";
-    }
     Ptr<Route> route = Create<Route>();
     route->SetDestination(Family::Get(after.dst));
-    route->SetSource(found->GetSource());
-    route->SetOutputDevice(found->GetOutputDevice());
-    route->SetGateway(found->GetGateway());
-    if (viaNextHop)
+    if (viaInterface)
     {
-        if (!found->GetGateway().IsAny())
+        // As the datapath's rule names it (policy routing): no lookup; the route's source is
+        // not used for forwarding.
+        if (v.outInterface >= m_ip->GetNInterfaces())
         {
-            return "next-hop-not-on-link"; // only the MAC changes: the next hop is on-link
+            return "bad-out-interface";
         }
-        route->SetGateway(Family::Get(v.nextHop));
+        route->SetOutputDevice(m_ip->GetNetDevice(v.outInterface));
+        route->SetGateway(viaNextHop ? Family::Get(v.nextHop)
+                                     : Family::Address::GetAny()); // any: on-link
+    }
+    else
+    {
+        Ptr<Route> found = LookupRoute(Family::Get(viaNextHop ? v.nextHop : after.dst));
+        if (!found)
+        {
+            return "no-route";
+        }
+        route->SetSource(found->GetSource());
+        route->SetOutputDevice(found->GetOutputDevice());
+        route->SetGateway(found->GetGateway());
+        if (viaNextHop)
+        {
+            if (!found->GetGateway().IsAny())
+            {
+                return "next-hop-not-on-link"; // only the MAC changes: the next hop is on-link
+            }
+            route->SetGateway(Family::Get(v.nextHop));
+        }
     }
     // The IPv4 forwarding code lowers the TTL and, when checksums are enabled (the received
     // header has them on), recomputes the header checksum.

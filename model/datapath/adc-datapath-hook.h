@@ -4,8 +4,10 @@
  * ns3-adc datapath: the IPv4 and IPv6 hooks that put an AdcDatapath into a node. Each is a
  * routing protocol at the top of the node's list routing: RouteInput describes the packet
  * (AdcIngress), asks the datapath, and carries out its verdicts with the forwarding, local
- * delivery and send functions of the node's IP stack. One template holds the body both
- * families share; a family struct supplies the types and the few steps that differ.
+ * delivery and send functions of the node's IP stack; RouteOutput describes a packet the node
+ * sends (AdcLocalOutput) and builds the route the datapath gives, if any. One template holds
+ * the body both families share; a family struct supplies the types and the few steps that
+ * differ.
  */
 
 #ifndef ADC_DATAPATH_HOOK_H
@@ -59,9 +61,30 @@ struct AdcHookFamily
     using UnicastForwardCallback = typename Protocol::UnicastForwardCallback;
     /// the hook's TypeId name
     static constexpr const char* NAME = V6 ? "AdcIpv6DatapathHook" : "AdcIpv4DatapathHook";
+    /// the family as AdcIpAddress names it
+    static constexpr AdcIpAddress::Family FAMILY = V6 ? AdcIpAddress::V6 : AdcIpAddress::V4;
 
     /// \param a an address of this family \return it as the family's address type
     static Address Get(const AdcIpAddress& a);
+    /// \param a a header's source \return true when set (IPv4: initialized and not 0.0.0.0;
+    /// IPv6: not ::)
+    static bool IsSet(const Address& a);
+    /**
+     * \param ip the node's IP object
+     * \param interface one of its interfaces
+     * \param dst the destination
+     * \return the source a route through \p interface carries: IPv4 its first address (or
+     * 0.0.0.0), IPv6 the one source address selection picks for \p dst
+     */
+    static Address InterfaceSource(const Ptr<Ip>& ip, uint32_t interface, const Address& dst);
+    /// \param header received header \return true for an IPv4 fragment after the first
+    static bool IsLaterFragment(const Header& header);
+    /**
+     * \param dst a locally originated packet's destination
+     * \return true when no datapath routes it: IPv6 multicast and link-local (neighbour
+     * discovery); IPv4 never (a datapath sees all, as policy routing always did)
+     */
+    static bool IgnoreOutput(const Address& dst);
     /**
      * \param ip the node's IP object
      * \param header received header
@@ -93,10 +116,21 @@ using AdcIpv6HookFamily = AdcHookFamily<true>;  //!< IPv6
 /**
  * \ingroup adc
  * \brief The hook of an AdcDatapath for one IP family: a routing protocol for the node's list
- * routing, above static routing. It originates no routes (RouteOutput finds none), so the
- * node's own traffic uses the other protocols; the routes it forwards on come from them too.
- * \tparam Family AdcIpv4HookFamily or AdcIpv6HookFamily
- * \tparam Self the concrete hook (registered as "ns3::" + Family::NAME)
+ * routing, above static routing.
+ *
+ * RouteInput: leaves the node's own, multicast, IPv4 broadcast and IPv6 link-local packets to
+ * the list; gives every other packet to AdcDatapath::Process and carries out its verdicts
+ * (FORWARD through the interface it names or the one the routes to the next hop give; REWRITE
+ * and ENCAPSULATE along the routes of the other protocols; DELIVER_LOCAL through the list's
+ * local delivery; DROP through AdcDatapath::DropPacket).
+ *
+ * RouteOutput (the node's own packets, and sockets choosing their source; IPv6 multicast and
+ * link-local destinations excepted): asks AdcDatapath::ProcessOutput; without an answer it
+ * finds no route, so the list asks the next protocol. With one, it builds the route: through the
+ * interface and next hop given, or along the other protocols' route to the destination, carrying
+ * the source given (kept even when the node does not own it: USIP). \tparam Family
+ * AdcIpv4HookFamily or AdcIpv6HookFamily \tparam Self the concrete hook (registered as "ns3::" +
+ * Family::NAME)
  */
 template <class Family, class Self>
 class AdcDatapathHook : public Family::Protocol
@@ -147,6 +181,19 @@ class AdcDatapathHook : public Family::Protocol
      * \return a route to it from the node's other protocols, or null
      */
     Ptr<Route> LookupRoute(typename Family::Address dst) const;
+
+    /**
+     * \brief Build the route a datapath gave a locally originated packet.
+     * \param p the packet (may be null)
+     * \param header its header
+     * \param oif the bound device, if any
+     * \param r what the datapath gave
+     * \return the route, or null when the node has none to what \p r names
+     */
+    Ptr<Route> MakeOutputRoute(Ptr<Packet> p,
+                               const Header& header,
+                               Ptr<NetDevice> oif,
+                               const AdcOutputRoute& r) const;
 
     /**
      * \brief Send a packet, unchanged or rewritten, along a route the other protocols give.

@@ -7,6 +7,7 @@
 #include "adc-datapath-hook.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-lb-method.h"
 #include "ns3/integer.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4.h"
@@ -15,6 +16,8 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/trace-source-accessor.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -97,25 +100,32 @@ AdcIngress::Describe(const AdcIpAddress& src,
 }
 
 AdcVerdict
-AdcVerdict::Pass()
+AdcVerdict::Of(Action action)
 {
-    return AdcVerdict();
+    AdcVerdict v;
+    v.action = action;
+    return v;
 }
 
 AdcVerdict
-AdcVerdict::Forward(const AdcIpAddress& nextHop)
+AdcVerdict::Pass()
 {
-    AdcVerdict v;
-    v.action = FORWARD;
+    return Of(PASS);
+}
+
+AdcVerdict
+AdcVerdict::Forward(const AdcIpAddress& nextHop, uint32_t outInterface)
+{
+    AdcVerdict v = Of(FORWARD);
     v.nextHop = nextHop;
+    v.outInterface = outInterface;
     return v;
 }
 
 AdcVerdict
 AdcVerdict::Rewrite(const AdcFlowKey& after, const AdcIpAddress& nextHop)
 {
-    AdcVerdict v;
-    v.action = REWRITE;
+    AdcVerdict v = Of(REWRITE);
     v.after = after;
     v.nextHop = nextHop;
     return v;
@@ -124,8 +134,7 @@ AdcVerdict::Rewrite(const AdcFlowKey& after, const AdcIpAddress& nextHop)
 AdcVerdict
 AdcVerdict::Encapsulate(AdcEncapsulation encapsulation)
 {
-    AdcVerdict v;
-    v.action = ENCAPSULATE;
+    AdcVerdict v = Of(ENCAPSULATE);
     v.encapsulation = std::move(encapsulation);
     return v;
 }
@@ -133,16 +142,13 @@ AdcVerdict::Encapsulate(AdcEncapsulation encapsulation)
 AdcVerdict
 AdcVerdict::DeliverLocal()
 {
-    AdcVerdict v;
-    v.action = DELIVER_LOCAL;
-    return v;
+    return Of(DELIVER_LOCAL);
 }
 
 AdcVerdict
 AdcVerdict::Drop(const std::string& reason)
 {
-    AdcVerdict v;
-    v.action = DROP;
+    AdcVerdict v = Of(DROP);
     v.reason = reason;
     return v;
 }
@@ -210,6 +216,7 @@ AdcDatapath::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     DetachHooks();
+    m_seeded.clear();
     Object::DoDispose();
 }
 
@@ -275,6 +282,7 @@ AdcDatapath::Install(Ptr<Node> node)
 {
     NS_LOG_FUNCTION(this << node);
     CheckInstall(node); // before any change, so a refused Install leaves the node as it was
+    CheckNode(node);
     node->AggregateObject(this);
     if (Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>())
     {
@@ -290,6 +298,28 @@ AdcDatapath::Install(Ptr<Node> node)
         DynamicCast<Ipv6ListRouting>(ipv6->GetRoutingProtocol())
             ->AddRoutingProtocol(m_ipv6Hook, m_priority);
     }
+    NotifyInstalled(node);
+}
+
+void
+AdcDatapath::CheckNode(Ptr<Node> node) const
+{
+}
+
+void
+AdcDatapath::NotifyInstalled(Ptr<Node> node)
+{
+}
+
+bool
+AdcDatapath::ProcessOutput(const AdcLocalOutput& out, AdcOutputRoute& route)
+{
+    return false;
+}
+
+void
+AdcDatapath::NotifyInterfaceChange(AdcIpAddress::Family family, uint32_t interface, bool up)
+{
 }
 
 Ptr<Node>
@@ -320,6 +350,36 @@ AdcDatapath::DropPacket(Ptr<const Packet> packet, const std::string& reason)
 void
 AdcDatapath::Print(std::ostream& os) const
 {
+}
+
+void
+AdcDatapath::SetHashSeed(uint64_t seed)
+{
+    NS_LOG_FUNCTION(this << seed);
+    m_hashSeed = seed;
+    for (const Ptr<AdcLbMethod>& lb : m_seeded)
+    {
+        lb->SetHashSeed(seed);
+    }
+}
+
+uint64_t
+AdcDatapath::GetHashSeed() const
+{
+    return m_hashSeed;
+}
+
+void
+AdcDatapath::AddSeededMethod(Ptr<AdcLbMethod> lb)
+{
+    lb->SetHashSeed(m_hashSeed);
+    m_seeded.push_back(lb);
+}
+
+void
+AdcDatapath::RemoveSeededMethod(Ptr<AdcLbMethod> lb)
+{
+    m_seeded.erase(std::remove(m_seeded.begin(), m_seeded.end(), lb), m_seeded.end());
 }
 
 } // namespace ns3

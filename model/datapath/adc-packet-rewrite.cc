@@ -120,6 +120,27 @@ AdcReadTransport(Ptr<const Packet> p, uint8_t protocol)
     return r;
 }
 
+AdcTransportInfo
+AdcPeekPorts(Ptr<const Packet> p, uint8_t protocol)
+{
+    AdcTransportInfo r;
+    if (!AdcHasPorts(protocol))
+    {
+        r.status = AdcTransportStatus::NO_PORTS;
+        return r;
+    }
+    if (!p || p->GetSize() < PORT_BYTES)
+    {
+        return r; // TRUNCATED
+    }
+    uint8_t h[PORT_BYTES];
+    p->CopyData(h, PORT_BYTES);
+    r.srcPort = boost::endian::load_big_u16(h);
+    r.dstPort = boost::endian::load_big_u16(h + 2);
+    r.status = AdcTransportStatus::OK;
+    return r;
+}
+
 Ptr<Packet>
 AdcRewriteTransport(Ptr<const Packet> p,
                     const AdcFlowKey& before,

@@ -88,6 +88,17 @@ AdcTransportInfo AdcReadTransport(Ptr<const Packet> p, uint8_t protocol);
 
 /**
  * \ingroup adc
+ * \brief Read only the two ports at the front of a TCP or UDP header (4 bytes), whatever
+ * follows them: what a datapath that matches port ranges needs (policy routing).
+ * \param p a packet starting with its transport header (no IP header; may be null)
+ * \param protocol its IP protocol
+ * \return status NO_PORTS (not TCP/UDP), TRUNCATED (fewer than 4 bytes) or OK with srcPort
+ * and dstPort (the TCP fields stay 0)
+ */
+AdcTransportInfo AdcPeekPorts(Ptr<const Packet> p, uint8_t protocol);
+
+/**
+ * \ingroup adc
  * \brief Rewrite the ports of a TCP/UDP packet and make its checksum right for the new
  * addresses (when Node::ChecksumEnabled(); the incoming checksum is verified first).
  * \param p the packet, transport header first (AdcReadTransport said OK)

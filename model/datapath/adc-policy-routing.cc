@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc shared core: a stateless policy-based routing protocol.
+ * ns3-adc datapath: stateless policy-based routing on the shared datapath hook.
  */
 
 #include "adc-policy-routing.h"
@@ -9,9 +9,8 @@
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-lb-method.h"
-#include "ns3/ipv4-list-routing.h"
-#include "ns3/ipv4-route.h"
 #include "ns3/ipv4.h"
+#include "ns3/ipv6.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/output-stream-wrapper.h"
@@ -21,8 +20,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cctype>
-#include <sstream>
 
 namespace ns3
 {
@@ -40,105 +37,53 @@ constexpr uint64_t DEFAULT_HASH_SEED = 0x0adc5eedb1a5ULL;
 /// The next-hop name "RuleMatch" reports for LOCAL and PASS.
 const std::string NO_HOP;
 
-/// Bytes of a TCP or UDP header that hold the two ports.
-constexpr uint32_t PORT_BYTES = 4;
-
-/// What the start of a packet's transport header gave.
-struct TransportPorts
-{
-    /// Whether ports were read.
-    enum Status
-    {
-        NONE,     //!< the protocol has no ports (or this fragment holds no transport header)
-        OK,       //!< ports read
-        TRUNCATED //!< TCP/UDP shorter than the two ports
-    };
-
-    Status status{NONE}; //!< outcome
-    uint16_t src{0};     //!< source port (0 unless OK)
-    uint16_t dst{0};     //!< destination port (0 unless OK)
-};
-
-/// \param protocol an IP protocol number \return true for TCP and UDP
+/// \param a an address \return true for multicast, and for IPv4 the broadcast address
 bool
-HasPorts(uint8_t protocol)
+IsGroupAddress(const AdcIpAddress& a)
 {
-    return protocol == AdcFlowKey::PROTO_TCP || protocol == AdcFlowKey::PROTO_UDP;
+    if (a.IsV4())
+    {
+        const Ipv4Address v4 = a.GetIpv4();
+        return v4.IsMulticast() || v4.IsBroadcast();
+    }
+    return a.IsV6() && a.GetIpv6().IsMulticast();
+}
+
+/// \param family a family \return its unspecified address (what a flow without source hashes)
+AdcIpAddress
+AnyOf(AdcIpAddress::Family family)
+{
+    return family == AdcIpAddress::V6 ? AdcIpAddress(Ipv6Address::GetAny())
+                                      : AdcIpAddress(Ipv4Address::GetAny());
 }
 
 /**
- * \param p the packet, its transport header first (may be null)
- * \param protocol its IP protocol
- * \return the ports; never reads past the packet's end
+ * \param in a received packet
+ * \return its ports as policy routing reads them: the first 4 bytes of a TCP/UDP header
+ * (whatever follows), none for other protocols and later fragments
  */
-TransportPorts
-PeekPorts(Ptr<const Packet> p, uint8_t protocol)
+AdcTransportInfo
+PortsOf(const AdcIngress& in)
 {
-    TransportPorts ports;
-    if (!HasPorts(protocol))
+    AdcTransportInfo ports;
+    switch (in.status)
     {
+    case AdcTransportStatus::OK:
+        ports.status = AdcTransportStatus::OK;
+        ports.srcPort = in.flow.srcPort;
+        ports.dstPort = in.flow.dstPort;
         return ports;
-    }
-    if (!p || p->GetSize() < PORT_BYTES)
-    {
-        ports.status = TransportPorts::TRUNCATED;
+    case AdcTransportStatus::NO_PORTS:
+        ports.status = AdcTransportStatus::NO_PORTS;
         return ports;
+    default: // a short or malformed header, or a fragment: the ports may still be there
+        if (in.laterFragment)
+        {
+            ports.status = AdcTransportStatus::NO_PORTS;
+            return ports;
+        }
+        return AdcPeekPorts(in.packet, in.flow.protocol);
     }
-    uint8_t bytes[PORT_BYTES];
-    p->CopyData(bytes, PORT_BYTES);
-    ports.status = TransportPorts::OK;
-    ports.src = static_cast<uint16_t>((bytes[0] << 8) | bytes[1]);
-    ports.dst = static_cast<uint16_t>((bytes[2] << 8) | bytes[3]);
-    return ports;
-}
-
-/// \param rule a rule \param iif ingress interface \return true when the rule accepts it
-bool
-MatchesIngress(const AdcPolicyRule& rule, uint32_t iif)
-{
-    return rule.inInterfaces.empty() ||
-           std::find(rule.inInterfaces.begin(), rule.inInterfaces.end(), iif) !=
-               rule.inInterfaces.end();
-}
-
-/// \param rule a rule \param flow a flow \return true when addresses and protocol match
-bool
-MatchesAddresses(const AdcPolicyRule& rule, const AdcFlowKey& flow)
-{
-    return rule.srcMask.IsMatch(flow.src.GetIpv4(), rule.srcNet) &&
-           rule.dstMask.IsMatch(flow.dst.GetIpv4(), rule.dstNet) &&
-           (rule.protocol == 0 || rule.protocol == flow.protocol);
-}
-
-/// \param rule a rule \return true when it has a port range
-bool
-NeedsPorts(const AdcPolicyRule& rule)
-{
-    return rule.srcPorts.has_value() || rule.dstPorts.has_value();
-}
-
-/// \param rule a rule \param flow a flow whose ports are known \return true when they match
-bool
-MatchesPorts(const AdcPolicyRule& rule, const AdcFlowKey& flow)
-{
-    return (!rule.srcPorts || rule.srcPorts->Contains(flow.srcPort)) &&
-           (!rule.dstPorts || rule.dstPorts->Contains(flow.dstPort));
-}
-
-/// \param address an address \param mask its mask \return "a.b.c.d/len"
-std::string
-NetToString(Ipv4Address address, Ipv4Mask mask)
-{
-    std::ostringstream os;
-    os << address << "/" << mask.GetPrefixLength();
-    return os.str();
-}
-
-/// \param range an optional range \return its text, or "any"
-std::string
-RangeToString(const std::optional<AdcPortRange>& range)
-{
-    return range ? range->ToString() : "any";
 }
 
 } // namespace
@@ -148,7 +93,7 @@ AdcPolicyRouting::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::AdcPolicyRouting")
-            .SetParent<Ipv4RoutingProtocol>()
+            .SetParent<AdcDatapath>()
             .SetGroupName("Adc")
             .AddConstructor<AdcPolicyRouting>()
             .AddAttribute("HashSeed",
@@ -161,18 +106,14 @@ AdcPolicyRouting::GetTypeId()
             .AddTraceSource("RuleMatch",
                             "A rule forwarded, delivered or passed a packet.",
                             MakeTraceSourceAccessor(&AdcPolicyRouting::m_ruleMatchTrace),
-                            "ns3::AdcPolicyRouting::RuleMatchTracedCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped, with the reason.",
-                            MakeTraceSourceAccessor(&AdcPolicyRouting::m_dropTrace),
-                            "ns3::AdcPolicyRouting::DropTracedCallback");
+                            "ns3::AdcPolicyRouting::RuleMatchTracedCallback");
     return tid;
 }
 
 AdcPolicyRouting::AdcPolicyRouting()
-    : m_hashSeed(DEFAULT_HASH_SEED)
 {
     NS_LOG_FUNCTION(this);
+    SetHashSeed(DEFAULT_HASH_SEED);
 }
 
 AdcPolicyRouting::~AdcPolicyRouting()
@@ -184,11 +125,22 @@ void
 AdcPolicyRouting::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    for (uint32_t r = 0; r < m_rules.size(); ++r)
+    {
+        for (uint32_t h = 0; h < m_rules[r].rule.nextHops.size(); ++h)
+        {
+            if (Ptr<AdcService> service = m_rules[r].rule.nextHops[h].service)
+            {
+                service->TraceDisconnectWithoutContext("StateChange", HopServiceCallback(r, h));
+            }
+        }
+    }
     m_rules.clear();
     m_ipv4 = nullptr;
+    m_ipv6 = nullptr;
     m_outputSources.clear();
     m_pendingSources.clear();
-    Ipv4RoutingProtocol::DoDispose();
+    AdcDatapath::DoDispose();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,116 +156,23 @@ AdcPolicyRouting::GetBalanceMethodNames()
 std::string
 AdcPolicyRouting::ActionToString(AdcPolicyRule::Action action)
 {
-    switch (action)
-    {
-    case AdcPolicyRule::FORWARD:
-        return "FORWARD";
-    case AdcPolicyRule::BALANCE:
-        return "BALANCE";
-    case AdcPolicyRule::LOCAL:
-        return "LOCAL";
-    case AdcPolicyRule::PASS:
-        return "PASS";
-    }
-    return "action " + std::to_string(static_cast<unsigned>(action));
-}
-
-std::string
-AdcPolicyRouting::Who(const std::string& name, uint32_t index)
-{
-    return "AdcPolicyRouting: rule '" + name + "' (#" + std::to_string(index) + ")";
+    return AdcPolicyRule::ActionToString(action);
 }
 
 void
-AdcPolicyRouting::CheckRule(const AdcPolicyRule& rule, uint32_t index)
+AdcPolicyRouting::CheckInterfaces(const AdcPolicyRule& rule,
+                                  uint32_t index,
+                                  const Ptr<Ipv4>& ipv4,
+                                  const Ptr<Ipv6>& ipv6)
 {
-    const std::string who = Who(rule.name, index);
-    const std::size_t nHops = rule.nextHops.size();
-    const std::string hopsGiven = "nextHops has " + std::to_string(nHops) + " entries";
-    switch (rule.action)
+    // Interfaces are the rule's family's; a rule of both families is checked against IPv4.
+    if (ipv6 && (!ipv4 || rule.GetFamily() == AdcIpAddress::V6))
     {
-    case AdcPolicyRule::FORWARD:
-        if (nHops != 1)
-        {
-            throw AdcConfigError(who + ": " + hopsGiven + "; action FORWARD needs exactly 1");
-        }
-        break;
-    case AdcPolicyRule::BALANCE: {
-        if (nHops == 0)
-        {
-            throw AdcConfigError(who + ": " + hopsGiven + "; action BALANCE needs at least 1");
-        }
-        AdcLbMethodRegistry::Resolve(
-            rule.balanceMethod,
-            {AdcLbMethodRegistry::ANY, AdcLbMethodRegistry::FLOW_HASH},
-            who,
-            "balanceMethod",
-            "sessionless balancing keeps no per-flow state, so it must give every packet of a "
-            "flow the same next hop, which only a hash of the packet's fields does");
-        for (std::size_t j = 0; j < nHops; ++j)
-        {
-            for (std::size_t i = 0; i < j; ++i)
-            {
-                const std::string& name = rule.nextHops[j].name;
-                if (!name.empty() && name == rule.nextHops[i].name)
-                {
-                    throw AdcConfigError(who + ": nextHops[" + std::to_string(j) + "].name '" +
-                                         name + "' repeats nextHops[" + std::to_string(i) +
-                                         "].name; BALANCE hashes on hop names, so they must "
-                                         "differ");
-                }
-            }
-        }
-        break;
+        rule.CheckInterfaces(index, ipv6->GetNInterfaces(), "Ipv6");
     }
-    case AdcPolicyRule::LOCAL:
-    case AdcPolicyRule::PASS:
-        if (nHops != 0)
-        {
-            throw AdcConfigError(who + ": " + hopsGiven + "; action " +
-                                 ActionToString(rule.action) + " takes none");
-        }
-        break;
-    default:
-        throw AdcConfigError(who + ": action " +
-                             std::to_string(static_cast<unsigned>(rule.action)) +
-                             " is not one of FORWARD, BALANCE, LOCAL, PASS");
-    }
-    if (NeedsPorts(rule) && rule.protocol != 0 && !HasPorts(rule.protocol))
+    else if (ipv4)
     {
-        throw AdcConfigError(who + ": " + (rule.srcPorts ? "srcPorts" : "dstPorts") +
-                             " is set but protocol is " + std::to_string(rule.protocol) +
-                             "; port ranges need protocol 0 (any), 6 (TCP) or 17 (UDP)");
-    }
-    if (rule.srcPorts)
-    {
-        rule.srcPorts->Check(who + ": srcPorts");
-    }
-    if (rule.dstPorts)
-    {
-        rule.dstPorts->Check(who + ": dstPorts");
-    }
-}
-
-void
-AdcPolicyRouting::CheckInterfaces(const AdcPolicyRule& rule, uint32_t index, uint32_t nInterfaces)
-{
-    auto check = [&](uint32_t interface, const std::string& field) {
-        if (interface >= nInterfaces)
-        {
-            throw AdcConfigError(Who(rule.name, index) + ": " + field + " " +
-                                 std::to_string(interface) + " is out of range (the node has " +
-                                 std::to_string(nInterfaces) + " Ipv4 interfaces, 0.." +
-                                 std::to_string(nInterfaces - 1) + ")");
-        }
-    };
-    for (std::size_t i = 0; i < rule.inInterfaces.size(); ++i)
-    {
-        check(rule.inInterfaces[i], "inInterfaces[" + std::to_string(i) + "]");
-    }
-    for (std::size_t i = 0; i < rule.nextHops.size(); ++i)
-    {
-        check(rule.nextHops[i].interface, "nextHops[" + std::to_string(i) + "].interface");
+        rule.CheckInterfaces(index, ipv4->GetNInterfaces(), "Ipv4");
     }
 }
 
@@ -328,22 +187,37 @@ AdcPolicyRouting::CheckRuleIndex(uint32_t rule, const char* what) const
     }
 }
 
+void
+AdcPolicyRouting::CheckNode(Ptr<Node> node) const
+{
+    for (uint32_t i = 0; i < m_rules.size(); ++i)
+    {
+        CheckInterfaces(m_rules[i].rule, i, node->GetObject<Ipv4>(), node->GetObject<Ipv6>());
+    }
+}
+
+void
+AdcPolicyRouting::NotifyInstalled(Ptr<Node> node)
+{
+    NS_LOG_FUNCTION(this << node);
+    m_ipv4 = node->GetObject<Ipv4>();
+    m_ipv6 = node->GetObject<Ipv6>();
+    UpdateHopStates();
+}
+
 uint32_t
 AdcPolicyRouting::AddRule(const AdcPolicyRule& rule)
 {
     NS_LOG_FUNCTION(this << rule.name);
     const auto index = static_cast<uint32_t>(m_rules.size());
-    CheckRule(rule, index);
-    if (m_ipv4)
-    {
-        CheckInterfaces(rule, index, m_ipv4->GetNInterfaces());
-    }
+    rule.Check(index);
+    CheckInterfaces(rule, index, m_ipv4, m_ipv6);
     RuleEntry entry;
     entry.rule = rule;
     if (rule.action == AdcPolicyRule::BALANCE)
     {
         entry.lb = AdcLbMethod::Create(rule.balanceMethod);
-        entry.lb->SetHashSeed(m_hashSeed);
+        AddSeededMethod(entry.lb);
         for (const AdcNextHop& hop : rule.nextHops)
         {
             AdcBackend backend;
@@ -353,6 +227,14 @@ AdcPolicyRouting::AddRule(const AdcPolicyRule& rule)
     }
     entry.adminUp.assign(rule.nextHops.size(), true);
     entry.effectiveUp.assign(rule.nextHops.size(), true);
+    for (uint32_t h = 0; h < rule.nextHops.size(); ++h)
+    {
+        if (Ptr<AdcService> service = rule.nextHops[h].service)
+        {
+            entry.adminUp[h] = service->IsUp(true);
+            service->TraceConnectWithoutContext("StateChange", HopServiceCallback(index, h));
+        }
+    }
     UpdateHopStates(entry);
     m_rules.push_back(std::move(entry));
     return index;
@@ -378,6 +260,16 @@ AdcPolicyRouting::GetRuleHits(uint32_t rule) const
     return m_rules[rule].hits;
 }
 
+int64_t
+AdcPolicyRouting::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Next-hop states
+
 void
 AdcPolicyRouting::SetNextHopUp(uint32_t rule, uint32_t hop, bool up)
 {
@@ -386,12 +278,31 @@ AdcPolicyRouting::SetNextHopUp(uint32_t rule, uint32_t hop, bool up)
     RuleEntry& entry = m_rules[rule];
     if (hop >= entry.adminUp.size())
     {
-        throw AdcConfigError(Who(entry.rule.name, rule) + ": SetNextHopUp: hop " +
-                             std::to_string(hop) + " is out of range (the rule has " +
+        throw AdcConfigError(entry.rule.Who(rule) + ": SetNextHopUp: hop " + std::to_string(hop) +
+                             " is out of range (the rule has " +
                              std::to_string(entry.adminUp.size()) + " next hops)");
     }
     entry.adminUp[hop] = up;
     UpdateHopStates(entry);
+}
+
+Callback<void, const std::string&, AdcService::State, AdcService::State>
+AdcPolicyRouting::HopServiceCallback(uint32_t rule, uint32_t hop)
+{
+    return MakeCallback(&AdcPolicyRouting::HopServiceChanged, this).Bind(rule, hop);
+}
+
+void
+AdcPolicyRouting::HopServiceChanged(uint32_t rule,
+                                    uint32_t hop,
+                                    const std::string& /* name */,
+                                    AdcService::State /* oldState */,
+                                    AdcService::State newState)
+{
+    SetNextHopUp(rule,
+                 hop,
+                 newState != AdcService::State::DOWN &&
+                     newState != AdcService::State::OUT_OF_SERVICE);
 }
 
 bool
@@ -403,110 +314,17 @@ AdcPolicyRouting::IsNextHopUp(uint32_t rule, uint32_t hop) const
 }
 
 bool
-AdcPolicyRouting::AddOutputSource(const AdcFlowKey& connection)
-{
-    NS_LOG_FUNCTION(this << connection);
-    if (!m_outputSources.insert(connection).second)
-    {
-        return false; // one registration per connection
-    }
-    m_pendingSources.push_back(connection);
-    return true;
-}
-
-bool
-AdcPolicyRouting::RemoveOutputSource(const AdcFlowKey& connection)
-{
-    NS_LOG_FUNCTION(this << connection);
-    auto pending = std::find(m_pendingSources.begin(), m_pendingSources.end(), connection);
-    if (pending != m_pendingSources.end())
-    {
-        m_pendingSources.erase(pending);
-    }
-    return m_outputSources.erase(connection) > 0;
-}
-
-std::size_t
-AdcPolicyRouting::GetNOutputSources() const
-{
-    return m_outputSources.size();
-}
-
-std::optional<Ipv4Address>
-AdcPolicyRouting::GetPendingOutputSource() const
-{
-    if (m_pendingSources.empty())
-    {
-        return std::nullopt;
-    }
-    return m_pendingSources.back().src.GetIpv4();
-}
-
-std::optional<Ipv4Address>
-AdcPolicyRouting::TakePendingOutputSource(Ipv4Address destination, uint8_t protocol)
-{
-    // Newest first: the connection being set up registered itself just before its Connect.
-    for (auto it = m_pendingSources.rbegin(); it != m_pendingSources.rend(); ++it)
-    {
-        const bool sameProtocol = protocol == 0 || it->protocol == 0 || it->protocol == protocol;
-        if (sameProtocol && it->dst == AdcIpAddress(destination))
-        {
-            const Ipv4Address source = it->src.GetIpv4();
-            m_pendingSources.erase(std::next(it).base());
-            return source;
-        }
-    }
-    return std::nullopt;
-}
-
-std::size_t
-AdcPolicyRouting::GetPerFlowStateBytes() const
-{
-    // Decisions depend only on the packet, the rules and the hops' states; only the sources
-    // registered by this node's own proxies (never a forwarding node's) grow with connections.
-    constexpr std::size_t kHashNodeOverhead = 2 * sizeof(void*); // bucket link and next pointer
-    return m_outputSources.size() * (sizeof(AdcFlowKey) + kHashNodeOverhead) +
-           m_pendingSources.size() * sizeof(AdcFlowKey);
-}
-
-void
-AdcPolicyRouting::SetHashSeed(uint64_t seed)
-{
-    NS_LOG_FUNCTION(this << seed);
-    m_hashSeed = seed;
-    for (RuleEntry& entry : m_rules)
-    {
-        if (entry.lb)
-        {
-            entry.lb->SetHashSeed(seed);
-        }
-    }
-}
-
-uint64_t
-AdcPolicyRouting::GetHashSeed() const
-{
-    return m_hashSeed;
-}
-
-int64_t
-AdcPolicyRouting::AssignStreams(int64_t stream)
-{
-    NS_LOG_FUNCTION(this << stream);
-    return 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Next-hop states
-
-bool
 AdcPolicyRouting::IsInterfaceUp(uint32_t interface) const
 {
-    if (!m_ipv4)
+    if (m_ipv4)
     {
-        return true;
+        return interface < m_ipv4->GetNInterfaces() && m_ipv4->IsUp(interface);
     }
-    return interface < m_ipv4->GetNInterfaces() && m_ipv4->IsUp(interface);
+    if (m_ipv6)
+    {
+        return interface < m_ipv6->GetNInterfaces() && m_ipv6->IsUp(interface);
+    }
+    return true;
 }
 
 void
@@ -538,6 +356,13 @@ AdcPolicyRouting::UpdateHopStates()
     }
 }
 
+void
+AdcPolicyRouting::NotifyInterfaceChange(AdcIpAddress::Family family, uint32_t interface, bool up)
+{
+    NS_LOG_FUNCTION(this << static_cast<int>(family) << interface << up);
+    UpdateHopStates();
+}
+
 int32_t
 AdcPolicyRouting::ChooseHop(RuleEntry& entry, const AdcFlowKey& flow)
 {
@@ -550,34 +375,18 @@ AdcPolicyRouting::ChooseHop(RuleEntry& entry, const AdcFlowKey& flow)
     return entry.effectiveUp[0] ? 0 : -1;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Routing
-
-bool
-AdcPolicyRouting::IsOwnAddress(Ipv4Address address) const
+Ptr<NetDevice>
+AdcPolicyRouting::GetDevice(AdcIpAddress::Family family, uint32_t interface) const
 {
-    return m_ipv4 && m_ipv4->GetInterfaceForAddress(address) >= 0;
-}
-
-Ptr<Ipv4Route>
-AdcPolicyRouting::MakeRoute(const AdcNextHop& hop,
-                            Ipv4Address destination,
-                            std::optional<Ipv4Address> source) const
-{
-    Ptr<Ipv4Route> route = Create<Ipv4Route>();
-    route->SetDestination(destination);
-    // An unset gateway means on-link: Ipv4L3Protocol sends to the destination itself.
-    route->SetGateway(hop.gateway.IsInitialized() ? hop.gateway : Ipv4Address::GetAny());
-    if (!source)
+    if (family == AdcIpAddress::V6)
     {
-        source = m_ipv4->GetNAddresses(hop.interface) > 0
-                     ? m_ipv4->GetAddress(hop.interface, 0).GetLocal()
-                     : Ipv4Address::GetAny();
+        return m_ipv6 ? m_ipv6->GetNetDevice(interface) : nullptr;
     }
-    route->SetSource(*source);
-    route->SetOutputDevice(m_ipv4->GetNetDevice(hop.interface));
-    return route;
+    return m_ipv4 ? m_ipv4->GetNetDevice(interface) : nullptr;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Received packets
 
 void
 AdcPolicyRouting::RecordMatch(uint32_t index,
@@ -593,269 +402,258 @@ AdcPolicyRouting::RecordMatch(uint32_t index,
 }
 
 bool
-AdcPolicyRouting::RouteInput(Ptr<const Packet> p,
-                             const Ipv4Header& header,
-                             Ptr<const NetDevice> idev,
-                             UnicastForwardCallback ucb,
-                             MulticastForwardCallback mcb,
-                             LocalDeliverCallback lcb,
-                             ErrorCallback ecb)
+AdcPolicyRouting::Process(const AdcIngress& in, AdcEgress& egress)
 {
-    NS_LOG_FUNCTION(this << p << header << idev);
-    const Ipv4Address dst = header.GetDestination();
-    if (!m_ipv4 || m_rules.empty() || dst.IsMulticast() || dst.IsBroadcast())
+    if (m_rules.empty())
     {
         return false;
     }
-    const int32_t ingress = m_ipv4->GetInterfaceForDevice(idev);
-    if (ingress < 0)
-    {
-        return false;
-    }
-    const auto iif = static_cast<uint32_t>(ingress);
-    if (m_ipv4->IsDestinationAddress(dst, iif))
-    {
-        return false; // the list delivers the node's own packets
-    }
-    // Only a first fragment starts with the transport header.
-    const TransportPorts ports =
-        header.GetFragmentOffset() == 0 ? PeekPorts(p, header.GetProtocol()) : TransportPorts{};
-    const AdcFlowKey flow(header.GetSource(), dst, ports.src, ports.dst, header.GetProtocol());
+    const AdcTransportInfo ports = PortsOf(in);
+    AdcFlowKey flow = in.flow;
+    flow.srcPort = ports.srcPort;
+    flow.dstPort = ports.dstPort;
     for (uint32_t i = 0; i < m_rules.size(); ++i)
     {
         const AdcPolicyRule& rule = m_rules[i].rule;
-        if (!MatchesIngress(rule, iif) || !MatchesAddresses(rule, flow))
+        if (!rule.MatchesIngress(in.inInterface) || !rule.MatchesAddresses(flow))
         {
             continue;
         }
-        if (NeedsPorts(rule))
+        if (rule.NeedsPorts())
         {
-            if (ports.status == TransportPorts::TRUNCATED)
+            if (ports.status == AdcTransportStatus::TRUNCATED)
             {
                 // Claim the packet so no other protocol forwards what the rules cannot judge.
-                NS_LOG_LOGIC("drop " << flow << ": truncated transport header");
-                m_dropTrace(p, "truncated-transport-header");
+                DropPacket(in.packet, "truncated-transport-header");
                 return true;
             }
-            if (ports.status != TransportPorts::OK || !MatchesPorts(rule, flow))
+            if (ports.status != AdcTransportStatus::OK || !rule.MatchesPorts(flow))
             {
                 continue;
             }
         }
-        return ApplyInputRule(i, p, header, iif, flow, ucb, lcb);
+        return ApplyInputRule(i, in, flow, egress);
     }
     return false;
 }
 
 bool
 AdcPolicyRouting::ApplyInputRule(uint32_t index,
-                                 Ptr<const Packet> p,
-                                 const Ipv4Header& header,
-                                 uint32_t iif,
+                                 const AdcIngress& in,
                                  const AdcFlowKey& flow,
-                                 const UnicastForwardCallback& ucb,
-                                 const LocalDeliverCallback& lcb)
+                                 AdcEgress& egress)
 {
     RuleEntry& entry = m_rules[index];
     switch (entry.rule.action)
     {
     case AdcPolicyRule::LOCAL:
-        if (lcb.IsNull())
-        {
-            return false; // the list already delivered it locally (multicast)
-        }
-        RecordMatch(index, flow, iif, NO_HOP);
-        lcb(p, header, iif);
-        return true;
+        RecordMatch(index, flow, in.inInterface, NO_HOP);
+        return egress.Send(AdcVerdict::DeliverLocal()).empty();
     case AdcPolicyRule::PASS:
-        RecordMatch(index, flow, iif, NO_HOP);
+        RecordMatch(index, flow, in.inInterface, NO_HOP);
         return false;
     default:
         break;
     }
-    if (ucb.IsNull())
-    {
-        return false;
-    }
     const int32_t hop = ChooseHop(entry, flow);
     if (hop < 0)
     {
-        NS_LOG_LOGIC("drop " << flow << ": rule " << entry.rule.name << " has no hop up");
-        m_dropTrace(p, "no-next-hop-up");
+        DropPacket(in.packet, "no-next-hop-up");
         return true;
     }
     const AdcNextHop& nextHop = entry.rule.nextHops[hop];
-    RecordMatch(index, flow, iif, nextHop.name);
-    // The header goes out as it came (IpForward only lowers the TTL): MAC-based redirection.
-    ucb(MakeRoute(nextHop, header.GetDestination(), std::nullopt), p, header);
+    RecordMatch(index, flow, in.inInterface, nextHop.name);
+    // The header goes out as it came (forwarding only lowers the TTL): MAC-based redirection.
+    const std::string failed = egress.Send(
+        AdcVerdict::Forward(nextHop.GetGateway(flow.dst.GetFamily()), nextHop.interface));
+    if (!failed.empty())
+    {
+        DropPacket(in.packet, failed);
+    }
     return true;
 }
 
-Ptr<Ipv4Route>
-AdcPolicyRouting::RouteOutput(Ptr<Packet> p,
-                              const Ipv4Header& header,
-                              Ptr<NetDevice> oif,
-                              Socket::SocketErrno& sockerr)
+// ---------------------------------------------------------------------------------------------
+// Locally originated packets
+
+bool
+AdcPolicyRouting::ProcessOutput(const AdcLocalOutput& out, AdcOutputRoute& route)
 {
-    NS_LOG_FUNCTION(this << p << header.GetDestination() << header.GetSource() << oif);
-    sockerr = Socket::ERROR_NOROUTETOHOST;
-    const Ipv4Address dst = header.GetDestination();
-    const Ipv4Address src = header.GetSource();
-    const bool srcSet = src.IsInitialized() && !src.IsAny();
-    std::optional<Ipv4Address> forcedSource; // a source the node does not own, kept as is
-    if (srcSet && !IsOwnAddress(src))
+    NS_LOG_FUNCTION(this << out.flow << out.packet);
+    const bool srcSet = !out.flow.src.IsNone();
+    std::optional<AdcIpAddress> forcedSource; // a source the node does not own, kept as is
+    if (srcSet && !out.ownSource)
     {
-        forcedSource = src;
+        forcedSource = out.flow.src;
     }
     else if (!srcSet)
     {
-        forcedSource = TakePendingOutputSource(dst, header.GetProtocol());
+        forcedSource = TakePendingOutputSource(out.flow.dst, out.flow.protocol);
     }
-    if (!m_ipv4 || dst.IsMulticast() || dst.IsBroadcast())
+    if (IsGroupAddress(out.flow.dst))
     {
-        return nullptr;
+        return false;
     }
-    // Only TCP hands its packet over with the transport header in front; the ports help
-    // BALANCE spread flows but are never matched here (SetupEndpoint asks without a packet).
-    const TransportPorts ports = header.GetProtocol() == AdcFlowKey::PROTO_TCP
-                                     ? PeekPorts(p, AdcFlowKey::PROTO_TCP)
-                                     : TransportPorts{};
-    const std::optional<Ipv4Address> routeSource =
-        forcedSource ? forcedSource : (srcSet ? std::optional<Ipv4Address>(src) : std::nullopt);
-    const AdcFlowKey flow(routeSource.value_or(Ipv4Address::GetAny()),
-                          dst,
-                          ports.src,
-                          ports.dst,
-                          header.GetProtocol());
-    Ptr<Ipv4Route> route = RouteOutputByRules(p, flow, oif, routeSource);
-    if (!route && forcedSource)
+    const AdcIpAddress routeSource = forcedSource.value_or(out.flow.src);
+    AdcFlowKey flow = out.flow;
+    flow.src = routeSource.IsNone() ? AnyOf(out.flow.dst.GetFamily()) : routeSource;
+    if (RouteOutputByRules(out, flow, route))
     {
-        route = RouteOutputByOthers(p, header, oif, *forcedSource);
+        route.source = routeSource; // unset: the hop interface's own address
+        return true;
     }
-    if (route)
+    if (forcedSource)
     {
-        NS_LOG_LOGIC("route " << route->GetSource() << " -> " << dst << " via "
-                              << route->GetGateway());
-        sockerr = Socket::ERROR_NOTERROR;
+        route = AdcOutputRoute();
+        route.source = *forcedSource; // the other protocols' way, the foreign source kept
+        return true;
     }
-    return route;
+    return false;
 }
 
-Ptr<Ipv4Route>
-AdcPolicyRouting::RouteOutputByRules(Ptr<const Packet> p,
+bool
+AdcPolicyRouting::RouteOutputByRules(const AdcLocalOutput& out,
                                      const AdcFlowKey& flow,
-                                     Ptr<NetDevice> oif,
-                                     std::optional<Ipv4Address> source)
+                                     AdcOutputRoute& route)
 {
+    const AdcIpAddress::Family family = flow.dst.GetFamily();
     for (uint32_t i = 0; i < m_rules.size(); ++i)
     {
         RuleEntry& entry = m_rules[i];
         const AdcPolicyRule& rule = entry.rule;
-        if (!rule.inInterfaces.empty() || rule.action == AdcPolicyRule::LOCAL || NeedsPorts(rule) ||
-            !MatchesAddresses(rule, flow))
+        if (!rule.inInterfaces.empty() || rule.action == AdcPolicyRule::LOCAL ||
+            rule.NeedsPorts() || !rule.MatchesAddresses(flow))
         {
             continue;
         }
         if (rule.action == AdcPolicyRule::PASS)
         {
-            if (p)
+            if (out.packet)
             {
                 RecordMatch(i, flow, LOCAL_ORIGIN, NO_HOP);
             }
-            return nullptr;
+            return false;
         }
         const int32_t hop = ChooseHop(entry, flow);
-        if (hop < 0 || (oif && m_ipv4->GetNetDevice(rule.nextHops[hop].interface) != oif))
+        if (hop < 0 ||
+            (out.boundDevice && GetDevice(family, rule.nextHops[hop].interface) != out.boundDevice))
         {
             continue;
         }
         const AdcNextHop& nextHop = rule.nextHops[hop];
-        if (p)
+        if (out.packet)
         {
             RecordMatch(i, flow, LOCAL_ORIGIN, nextHop.name);
         }
-        return MakeRoute(nextHop, flow.dst.GetIpv4(), source);
+        route.outInterface = nextHop.interface;
+        route.nextHop = nextHop.GetGateway(family);
+        return true;
     }
-    return nullptr;
-}
-
-Ptr<Ipv4Route>
-AdcPolicyRouting::RouteOutputByOthers(Ptr<Packet> p,
-                                      const Ipv4Header& header,
-                                      Ptr<NetDevice> oif,
-                                      Ipv4Address source)
-{
-    Ptr<Ipv4ListRouting> list = DynamicCast<Ipv4ListRouting>(m_ipv4->GetRoutingProtocol());
-    if (!list)
-    {
-        return nullptr;
-    }
-    // The others choose a next hop for the destination; they must not see a foreign source.
-    Ipv4Header lookup = header;
-    lookup.SetSource(Ipv4Address::GetAny());
-    for (uint32_t i = 0; i < list->GetNRoutingProtocols(); ++i)
-    {
-        int16_t priority = 0;
-        Ptr<Ipv4RoutingProtocol> other = list->GetRoutingProtocol(i, priority);
-        if (PeekPointer(other) == this)
-        {
-            continue;
-        }
-        Socket::SocketErrno err = Socket::ERROR_NOTERROR;
-        Ptr<Ipv4Route> found = other->RouteOutput(p, lookup, oif, err);
-        if (found)
-        {
-            Ptr<Ipv4Route> route = Create<Ipv4Route>();
-            route->SetDestination(found->GetDestination());
-            route->SetGateway(found->GetGateway());
-            route->SetOutputDevice(found->GetOutputDevice());
-            route->SetSource(source);
-            return route;
-        }
-    }
-    return nullptr;
+    return false;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Interface notifications and printing
+// Output sources (USIP)
 
-void
-AdcPolicyRouting::NotifyInterfaceUp(uint32_t interface)
+bool
+AdcPolicyRouting::AddOutputSource(const AdcFlowKey& connection)
 {
-    NS_LOG_FUNCTION(this << interface);
-    UpdateHopStates();
+    NS_LOG_FUNCTION(this << connection);
+    if (!m_outputSources.insert(connection).second)
+    {
+        return false; // one registration per connection
+    }
+    m_pendingSources.push_back(connection);
+    return true;
 }
 
-void
-AdcPolicyRouting::NotifyInterfaceDown(uint32_t interface)
+bool
+AdcPolicyRouting::RemoveOutputSource(const AdcFlowKey& connection)
 {
-    NS_LOG_FUNCTION(this << interface);
-    UpdateHopStates();
+    NS_LOG_FUNCTION(this << connection);
+    auto pending = std::find(m_pendingSources.begin(), m_pendingSources.end(), connection);
+    if (pending != m_pendingSources.end())
+    {
+        m_pendingSources.erase(pending);
+    }
+    return m_outputSources.erase(connection) > 0;
 }
 
-void
-AdcPolicyRouting::NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress address)
+std::size_t
+AdcPolicyRouting::GetNOutputSources() const
 {
-    NS_LOG_FUNCTION(this << interface << address);
+    return m_outputSources.size();
 }
 
-void
-AdcPolicyRouting::NotifyRemoveAddress(uint32_t interface, Ipv4InterfaceAddress address)
+std::optional<AdcIpAddress>
+AdcPolicyRouting::GetPendingOutputSource() const
 {
-    NS_LOG_FUNCTION(this << interface << address);
+    if (m_pendingSources.empty())
+    {
+        return std::nullopt;
+    }
+    return m_pendingSources.back().src;
 }
 
-void
-AdcPolicyRouting::SetIpv4(Ptr<Ipv4> ipv4)
+std::optional<AdcIpAddress>
+AdcPolicyRouting::TakePendingOutputSource(const AdcIpAddress& destination, uint8_t protocol)
 {
-    NS_LOG_FUNCTION(this << ipv4);
-    NS_ASSERT(ipv4);
+    // Newest first: the connection being set up registered itself just before its Connect.
+    for (auto it = m_pendingSources.rbegin(); it != m_pendingSources.rend(); ++it)
+    {
+        const bool sameProtocol = protocol == 0 || it->protocol == 0 || it->protocol == protocol;
+        if (sameProtocol && it->dst == destination)
+        {
+            const AdcIpAddress source = it->src;
+            m_pendingSources.erase(std::next(it).base());
+            return source;
+        }
+    }
+    return std::nullopt;
+}
+
+std::size_t
+AdcPolicyRouting::GetPerFlowStateBytes() const
+{
+    // Decisions depend only on the packet, the rules and the hops' states; only the sources
+    // registered by this node's own proxies (never a forwarding node's) grow with connections.
+    constexpr std::size_t kHashNodeOverhead = 2 * sizeof(void*); // bucket link and next pointer
+    return m_outputSources.size() * (sizeof(AdcFlowKey) + kHashNodeOverhead) +
+           m_pendingSources.size() * sizeof(AdcFlowKey);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+void
+AdcPolicyRouting::PrintRules(std::ostream& os) const
+{
     for (uint32_t i = 0; i < m_rules.size(); ++i)
     {
-        CheckInterfaces(m_rules[i].rule, i, ipv4->GetNInterfaces());
+        const RuleEntry& entry = m_rules[i];
+        const AdcPolicyRule& r = entry.rule;
+        os << "#" << i << " ";
+        r.Print(os);
+        for (std::size_t h = 0; h < r.nextHops.size(); ++h)
+        {
+            const AdcNextHop& hop = r.nextHops[h];
+            os << (h ? ", " : " -> ") << hop.name << "[if " << hop.interface << " via "
+               << (hop.gateway.IsInitialized() ? hop.gateway : Ipv4Address::GetAny());
+            if (!hop.gateway6.IsAny())
+            {
+                os << " " << hop.gateway6;
+            }
+            os << " " << (entry.effectiveUp[h] ? "up" : "down") << "]";
+        }
+        os << " hits=" << entry.hits << "\n";
     }
-    m_ipv4 = ipv4;
-    UpdateHopStates();
+}
+
+void
+AdcPolicyRouting::Print(std::ostream& os) const
+{
+    os << m_rules.size() << " rules, first match wins\n";
+    PrintRules(os);
 }
 
 void
@@ -863,8 +661,7 @@ AdcPolicyRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit 
 {
     std::ostream& os = *stream->GetStream();
     os << "Node: ";
-    Ptr<Node> node = m_ipv4 ? m_ipv4->GetObject<Node>() : nullptr;
-    if (node)
+    if (Ptr<Node> node = GetNode())
     {
         os << node->GetId();
     }
@@ -874,37 +671,7 @@ AdcPolicyRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit 
     }
     os << ", Time: " << Now().As(unit) << ", AdcPolicyRouting table (" << m_rules.size()
        << " rules, first match wins)\n";
-    for (uint32_t i = 0; i < m_rules.size(); ++i)
-    {
-        const RuleEntry& entry = m_rules[i];
-        const AdcPolicyRule& r = entry.rule;
-        os << "#" << i << " " << r.name << " in=";
-        if (r.inInterfaces.empty())
-        {
-            os << "any";
-        }
-        for (std::size_t k = 0; k < r.inInterfaces.size(); ++k)
-        {
-            os << (k ? "," : "") << r.inInterfaces[k];
-        }
-        os << " src=" << NetToString(r.srcNet, r.srcMask)
-           << " dst=" << NetToString(r.dstNet, r.dstMask)
-           << " proto=" << static_cast<unsigned>(r.protocol)
-           << " sport=" << RangeToString(r.srcPorts) << " dport=" << RangeToString(r.dstPorts)
-           << " " << ActionToString(r.action);
-        if (r.action == AdcPolicyRule::BALANCE)
-        {
-            os << "(" << r.balanceMethod << ")";
-        }
-        for (std::size_t h = 0; h < r.nextHops.size(); ++h)
-        {
-            const AdcNextHop& hop = r.nextHops[h];
-            os << (h ? ", " : " -> ") << hop.name << "[if " << hop.interface << " via "
-               << (hop.gateway.IsInitialized() ? hop.gateway : Ipv4Address::GetAny()) << " "
-               << (entry.effectiveUp[h] ? "up" : "down") << "]";
-        }
-        os << " hits=" << entry.hits << "\n";
-    }
+    PrintRules(os);
 }
 
 } // namespace ns3
