@@ -15,88 +15,52 @@
 namespace ns3
 {
 
-namespace
+AdcApplicationHelper::AdcApplicationHelper(TypeId tid)
 {
+    m_factory.SetTypeId(tid);
+}
 
-/// Create an application from \p factory and add it to \p node.
-Ptr<Application>
-CreateOn(const ObjectFactory& factory, Ptr<Node> node)
+void
+AdcApplicationHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
-    Ptr<Application> app = factory.Create<Application>();
+    m_factory.Set(name, value);
+}
+
+ApplicationContainer
+AdcApplicationHelper::Install(Ptr<Node> node) const
+{
+    return ApplicationContainer(InstallPriv(node));
+}
+
+ApplicationContainer
+AdcApplicationHelper::Install(NodeContainer nodes) const
+{
+    ApplicationContainer apps;
+    for (auto i = nodes.Begin(); i != nodes.End(); ++i)
+    {
+        apps.Add(InstallPriv(*i));
+    }
+    return apps;
+}
+
+Ptr<Application>
+AdcApplicationHelper::InstallPriv(Ptr<Node> node) const
+{
+    Ptr<Application> app = m_factory.Create<Application>();
     node->AddApplication(app);
     return app;
 }
 
-} // namespace
-
 AdcHttpServerHelper::AdcHttpServerHelper(uint16_t port)
+    : AdcApplicationHelper(AdcHttpServer::GetTypeId())
 {
-    m_factory.SetTypeId(AdcHttpServer::GetTypeId());
     m_factory.Set("Port", UintegerValue(port));
 }
 
-void
-AdcHttpServerHelper::SetAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_factory.Set(name, value);
-}
-
-ApplicationContainer
-AdcHttpServerHelper::Install(Ptr<Node> node) const
-{
-    return ApplicationContainer(InstallPriv(node));
-}
-
-ApplicationContainer
-AdcHttpServerHelper::Install(NodeContainer nodes) const
-{
-    ApplicationContainer apps;
-    for (auto i = nodes.Begin(); i != nodes.End(); ++i)
-    {
-        apps.Add(InstallPriv(*i));
-    }
-    return apps;
-}
-
-Ptr<Application>
-AdcHttpServerHelper::InstallPriv(Ptr<Node> node) const
-{
-    return CreateOn(m_factory, node);
-}
-
 AdcHttpClientHelper::AdcHttpClientHelper(const Address& remote)
+    : AdcApplicationHelper(AdcHttpClient::GetTypeId())
 {
-    m_factory.SetTypeId(AdcHttpClient::GetTypeId());
     m_factory.Set("Remote", AddressValue(remote));
-}
-
-void
-AdcHttpClientHelper::SetAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_factory.Set(name, value);
-}
-
-ApplicationContainer
-AdcHttpClientHelper::Install(Ptr<Node> node) const
-{
-    return ApplicationContainer(InstallPriv(node));
-}
-
-ApplicationContainer
-AdcHttpClientHelper::Install(NodeContainer nodes) const
-{
-    ApplicationContainer apps;
-    for (auto i = nodes.Begin(); i != nodes.End(); ++i)
-    {
-        apps.Add(InstallPriv(*i));
-    }
-    return apps;
-}
-
-Ptr<Application>
-AdcHttpClientHelper::InstallPriv(Ptr<Node> node) const
-{
-    return CreateOn(m_factory, node);
 }
 
 int64_t

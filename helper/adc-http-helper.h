@@ -21,16 +21,14 @@ namespace ns3
 
 /**
  * \ingroup adc
- * \brief Installs AdcHttpServer applications.
+ * \brief What the application helpers share: an ObjectFactory for one application type, its
+ * attributes, and Install on one node or many (one application per node).
  */
-class AdcHttpServerHelper
+class AdcApplicationHelper
 {
   public:
-    /// \param port the TCP port the servers listen on
-    explicit AdcHttpServerHelper(uint16_t port = 80);
-
     /**
-     * \param name an AdcHttpServer attribute
+     * \param name an attribute of the application type
      * \param value its value
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
@@ -40,33 +38,37 @@ class AdcHttpServerHelper
     /// \param nodes the nodes \return the installed applications, one per node
     ApplicationContainer Install(NodeContainer nodes) const;
 
-  private:
-    /// \return a new server on \p node
-    Ptr<Application> InstallPriv(Ptr<Node> node) const;
+  protected:
+    /// \param tid the application type the helper installs
+    explicit AdcApplicationHelper(TypeId tid);
 
-    ObjectFactory m_factory; //!< AdcHttpServer factory
+    ObjectFactory m_factory; //!< the application factory
+
+  private:
+    /// \return a new application on \p node
+    Ptr<Application> InstallPriv(Ptr<Node> node) const;
+};
+
+/**
+ * \ingroup adc
+ * \brief Installs AdcHttpServer applications.
+ */
+class AdcHttpServerHelper : public AdcApplicationHelper
+{
+  public:
+    /// \param port the TCP port the servers listen on
+    explicit AdcHttpServerHelper(uint16_t port = 80);
 };
 
 /**
  * \ingroup adc
  * \brief Installs AdcHttpClient applications.
  */
-class AdcHttpClientHelper
+class AdcHttpClientHelper : public AdcApplicationHelper
 {
   public:
     /// \param remote the server or VIP (InetSocketAddress or Inet6SocketAddress)
     explicit AdcHttpClientHelper(const Address& remote);
-
-    /**
-     * \param name an AdcHttpClient attribute
-     * \param value its value
-     */
-    void SetAttribute(const std::string& name, const AttributeValue& value);
-
-    /// \param node the node \return the installed application
-    ApplicationContainer Install(Ptr<Node> node) const;
-    /// \param nodes the nodes \return the installed applications, one per node
-    ApplicationContainer Install(NodeContainer nodes) const;
 
     /**
      * \brief Assign fixed random variable streams to the AdcHttpClients on \p nodes.
@@ -75,12 +77,6 @@ class AdcHttpClientHelper
      * \return number of streams assigned
      */
     int64_t AssignStreams(NodeContainer nodes, int64_t stream);
-
-  private:
-    /// \return a new client on \p node
-    Ptr<Application> InstallPriv(Ptr<Node> node) const;
-
-    ObjectFactory m_factory; //!< AdcHttpClient factory
 };
 
 } // namespace ns3

@@ -26,7 +26,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ns3
 {
@@ -160,14 +159,11 @@ AdcHttpClient::GetTypeId()
 
 AdcHttpClient::AdcHttpClient()
     : m_maxRequests(0),
-      m_catalogueSize(1000),
-      m_zipfExponent(0.8),
-      m_cacheableFraction(1.0),
       m_persistent(true),
       m_maxConnections(4),
       m_requestTimeout(Seconds(10)),
       m_host("www.example.com"),
-      m_cdfDirty(true),
+      m_workload("AdcHttpClient"),
       m_running(false),
       m_generated(0),
       m_lastId(0),
@@ -179,7 +175,6 @@ AdcHttpClient::AdcHttpClient()
       m_connsOpened(0)
 {
     NS_LOG_FUNCTION(this);
-    m_uniform = CreateObject<UniformRandomVariable>();
 }
 
 AdcHttpClient::~AdcHttpClient()
@@ -196,7 +191,7 @@ AdcHttpClient::DoDispose()
     m_disposing = true;
     StopApplication();
     m_interRequest = nullptr;
-    m_uniform = nullptr;
+    m_workload.Dispose();
     m_chooser = Callback<Address, const std::string&, uint64_t>();
     Application::DoDispose();
 }
@@ -206,53 +201,37 @@ AdcHttpClient::DoDispose()
 void
 AdcHttpClient::SetCatalogueSize(uint32_t n)
 {
-    if (n == 0)
-    {
-        throw AdcConfigError("AdcHttpClient: CatalogueSize 0 is not allowed; use 1 or more");
-    }
-    m_catalogueSize = n;
-    m_cdfDirty = true;
+    m_workload.SetCatalogueSize(n);
 }
 
 uint32_t
 AdcHttpClient::GetCatalogueSize() const
 {
-    return m_catalogueSize;
+    return m_workload.GetCatalogueSize();
 }
 
 void
 AdcHttpClient::SetZipfExponent(double s)
 {
-    if (!(s >= 0.0) || std::isinf(s))
-    {
-        throw AdcConfigError("AdcHttpClient: ZipfExponent " + std::to_string(s) +
-                             " is not allowed; use a finite value >= 0");
-    }
-    m_zipfExponent = s;
-    m_cdfDirty = true;
+    m_workload.SetZipfExponent(s);
 }
 
 double
 AdcHttpClient::GetZipfExponent() const
 {
-    return m_zipfExponent;
+    return m_workload.GetZipfExponent();
 }
 
 void
 AdcHttpClient::SetCacheableFraction(double f)
 {
-    if (!(f >= 0.0 && f <= 1.0))
-    {
-        throw AdcConfigError("AdcHttpClient: CacheableFraction " + std::to_string(f) +
-                             " is not allowed; use a value in [0, 1]");
-    }
-    m_cacheableFraction = f;
+    m_workload.SetCacheableFraction(f);
 }
 
 double
 AdcHttpClient::GetCacheableFraction() const
 {
-    return m_cacheableFraction;
+    return m_workload.GetCacheableFraction();
 }
 
 void
@@ -331,7 +310,7 @@ int64_t
 AdcHttpClient::AssignStreams(int64_t stream)
 {
     m_interRequest->SetStream(stream);
-    m_uniform->SetStream(stream + 1);
+    m_workload.AssignStreams(stream + 1);
     return 2;
 }
 
@@ -391,48 +370,10 @@ AdcHttpClient::GetOpenRequests() const
 
 // ---- workload ------------------------------------------------------------------------------
 
-void
-AdcHttpClient::BuildCdf()
-{
-    m_cdf.assign(m_catalogueSize, 0.0);
-    double sum = 0.0;
-    for (uint32_t k = 1; k <= m_catalogueSize; ++k)
-    {
-        sum += std::pow(static_cast<double>(k), -m_zipfExponent);
-        m_cdf[k - 1] = sum;
-    }
-    for (auto& c : m_cdf)
-    {
-        c /= sum;
-    }
-    m_cdf.back() = 1.0; // no rank is lost to rounding
-    m_cdfDirty = false;
-}
-
 uint32_t
 AdcHttpClient::DrawRank()
 {
-    if (m_cdfDirty)
-    {
-        BuildCdf();
-    }
-    const double u = m_uniform->GetValue(0.0, 1.0);
-    auto it = std::upper_bound(m_cdf.begin(), m_cdf.end(), u);
-    const auto idx = std::min<std::size_t>(it - m_cdf.begin(), m_cdf.size() - 1);
-    return static_cast<uint32_t>(idx + 1);
-}
-
-std::string
-AdcHttpClient::NextUrl(uint64_t id)
-{
-    const uint32_t rank = DrawRank();
-    const bool cacheable = m_uniform->GetValue(0.0, 1.0) < m_cacheableFraction;
-    std::string url = "/obj/" + std::to_string(rank);
-    if (!cacheable)
-    {
-        url += "?nocache=" + std::to_string(id);
-    }
-    return url;
+    return m_workload.DrawRank();
 }
 
 AdcHttpMessage
@@ -484,7 +425,7 @@ void
 AdcHttpClient::IssueNext()
 {
     ++m_generated;
-    IssueRequest(NextUrl(m_lastId + 1));
+    IssueRequest(m_workload.NextUrl(m_lastId + 1));
     ScheduleNext();
 }
 
@@ -534,253 +475,6 @@ AdcHttpClient::DefaultLocalIp() const
         }
     }
     return AdcIpAddress();
-}
-
-// ---- connections ---------------------------------------------------------------------------
-
-void
-AdcHttpClient::Dispatch()
-{
-    if (m_dispatching)
-    {
-        m_dispatchAgain = true; // the running loop picks the change up
-        return;
-    }
-    m_dispatching = true;
-    do
-    {
-        m_dispatchAgain = false;
-        while (m_running && !m_queue.empty())
-        {
-            const uint64_t rid = m_queue.front();
-            const uint64_t idle = m_persistent ? FindIdle() : 0;
-            if (idle == 0 && m_conns.size() >= m_maxConnections)
-            {
-                break;
-            }
-            m_queue.pop_front();
-            if (idle != 0)
-            {
-                SendOn(idle, rid);
-            }
-            else
-            {
-                OpenConnection(rid);
-            }
-        }
-    } while (m_dispatchAgain);
-    m_dispatching = false;
-}
-
-uint64_t
-AdcHttpClient::FindIdle() const
-{
-    for (const auto& kv : m_conns) // std::map: lowest id first, deterministic
-    {
-        if (kv.second.connected && kv.second.current == 0)
-        {
-            return kv.first;
-        }
-    }
-    return 0;
-}
-
-void
-AdcHttpClient::OpenConnection(uint64_t rid)
-{
-    Open& o = m_open.at(rid);
-    const Address remote = m_chooser.IsNull() ? m_remote : m_chooser(o.rec.url, rid);
-    const bool v4 = InetSocketAddress::IsMatchingType(remote);
-    if (!v4 && !Inet6SocketAddress::IsMatchingType(remote))
-    {
-        NS_LOG_WARN("client: server chooser returned an unusable address");
-        End(rid, "connect-failed");
-        return;
-    }
-    Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    const int bound = v4 ? s->Bind() : s->Bind6();
-    if (bound == -1 || s->Connect(remote) == -1)
-    {
-        End(rid, "connect-failed");
-        s->Close();
-        return;
-    }
-    const uint64_t cid = m_nextConnId++;
-    Conn& c = m_conns[cid];
-    c.socket = s;
-    c.remote = remote;
-    c.current = rid;
-    m_idOf[s] = cid;
-    ++m_connsOpened;
-    o.conn = cid;
-    o.rec.server = AdcHttpAddressToIp(remote).ToString();
-    Address local;
-    if (s->GetSockName(local) == 0 && !AdcHttpAddressToIp(local).IsNone())
-    {
-        o.rec.clientIp = AdcHttpAddressToIp(local);
-    }
-    s->SetConnectCallback(MakeCallback(&AdcHttpClient::HandleConnected, this),
-                          MakeCallback(&AdcHttpClient::HandleConnectFailed, this));
-    s->SetRecvCallback(MakeCallback(&AdcHttpClient::HandleRead, this));
-    s->SetCloseCallbacks(MakeCallback(&AdcHttpClient::HandlePeerClose, this),
-                         MakeCallback(&AdcHttpClient::HandleError, this));
-}
-
-void
-AdcHttpClient::SendOn(uint64_t cid, uint64_t rid)
-{
-    Conn& c = m_conns.at(cid);
-    Open& o = m_open.at(rid);
-    c.current = rid;
-    o.conn = cid;
-    o.rec.server = AdcHttpAddressToIp(c.remote).ToString();
-    Address local;
-    if (c.socket->GetSockName(local) == 0 && !AdcHttpAddressToIp(local).IsNone())
-    {
-        o.rec.clientIp = AdcHttpAddressToIp(local);
-    }
-    const AdcHttpMessage request = BuildRequest(o.rec.url);
-    c.parser.ExpectResponseTo(request.GetMethod()); // HEAD answers have no body, for one
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(request);
-    if (c.socket->Send(p) < 0)
-    {
-        DropConn(cid, "connection-reset");
-        Dispatch();
-    }
-}
-
-uint64_t
-AdcHttpClient::IdOf(Ptr<Socket> s) const
-{
-    auto it = m_idOf.find(s);
-    return it == m_idOf.end() ? 0 : it->second;
-}
-
-void
-AdcHttpClient::HandleConnected(Ptr<Socket> s)
-{
-    const uint64_t cid = IdOf(s);
-    auto it = m_conns.find(cid);
-    if (it == m_conns.end())
-    {
-        return;
-    }
-    it->second.connected = true;
-    if (it->second.current != 0)
-    {
-        SendOn(cid, it->second.current);
-    }
-    else
-    {
-        Dispatch();
-    }
-}
-
-void
-AdcHttpClient::HandleConnectFailed(Ptr<Socket> s)
-{
-    DropConn(IdOf(s), "connect-failed");
-    Dispatch();
-}
-
-void
-AdcHttpClient::HandlePeerClose(Ptr<Socket> s)
-{
-    const uint64_t cid = IdOf(s);
-    ReadResponses(cid, s);
-    auto it = m_conns.find(cid);
-    if (it != m_conns.end() && it->second.current != 0)
-    {
-        // The close ends a close-delimited body (RFC 9112 section 6.3 item 8); any other
-        // message still incomplete fails below as before.
-        it->second.parser.EndOfStream();
-        if (!it->second.parser.HasError())
-        {
-            TakeResponse(cid);
-        }
-    }
-    DropConn(cid, "connection-closed");
-    Dispatch();
-}
-
-void
-AdcHttpClient::HandleError(Ptr<Socket> s)
-{
-    DropConn(IdOf(s), "connection-reset");
-    Dispatch();
-}
-
-void
-AdcHttpClient::HandleRead(Ptr<Socket> s)
-{
-    ReadResponses(IdOf(s), s);
-    Dispatch();
-}
-
-void
-AdcHttpClient::ReadResponses(uint64_t cid, Ptr<Socket> s)
-{
-    Ptr<Packet> p;
-    Address from;
-    while (cid != 0 && (p = s->RecvFrom(from)))
-    {
-        if (p->GetSize() == 0)
-        {
-            break;
-        }
-        m_bytesRx += p->GetSize();
-        m_rxTrace(p, from);
-        auto it = m_conns.find(cid);
-        if (it == m_conns.end())
-        {
-            continue; // already dropped: drain the socket so Close sends no RST
-        }
-        it->second.parser.Feed(p);
-        if (it->second.current == 0)
-        {
-            DropConn(cid, ""); // bytes nobody asked for: the connection is out of step
-            continue;
-        }
-        TakeResponse(cid);
-    }
-}
-
-void
-AdcHttpClient::TakeResponse(uint64_t cid)
-{
-    Conn& c = m_conns.at(cid);
-    if (c.parser.HasError())
-    {
-        DropConn(cid, "parse-error");
-        return;
-    }
-    const uint64_t rid = c.current;
-    Open& o = m_open.at(rid);
-    AdcHttpStreamParser::Message m;
-    do
-    {
-        if (!c.parser.Next(&m))
-        {
-            return;
-        }
-        o.rec.responseBytes += m.GetWireBytes(); // interim 1xx responses count as received
-    } while (m.head.GetKind() == AdcHttpMessage::RESPONSE && m.head.GetStatus() < 200);
-    o.rec.status = m.head.GetStatus();
-    o.rec.server = m.head.GetHeader("Server").value_or(o.rec.server);
-    o.rec.path = ResponsePath(m.head);
-    c.current = 0;
-    if (!m_disposing)
-    {
-        m_responseTrace(rid, m);
-    }
-    const bool reuse = m_persistent && m.head.IsKeepAlive() && !c.parser.IsMidMessage() &&
-                       !c.parser.Next(nullptr, nullptr);
-    End(rid, ResponseFailure(m.head));
-    if (!reuse)
-    {
-        DropConn(cid, "");
-    }
 }
 
 std::string
@@ -860,34 +554,6 @@ AdcHttpClient::EndAs(uint64_t rid, AdcRequestOutcome outcome, const std::string&
     if (!m_disposing)
     {
         m_doneTrace(rec);
-    }
-}
-
-void
-AdcHttpClient::DropConn(uint64_t cid, const std::string& reason)
-{
-    auto it = m_conns.find(cid);
-    if (it == m_conns.end())
-    {
-        return;
-    }
-    const uint64_t rid = it->second.current;
-    Ptr<Socket> s = it->second.socket;
-    m_idOf.erase(s);
-    m_conns.erase(it);
-    // Detach first: Close() can notify synchronously (e.g. while still connecting).
-    s->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
-                          MakeNullCallback<void, Ptr<Socket>>());
-    s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-    s->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
-                         MakeNullCallback<void, Ptr<Socket>>());
-    if (!m_disposing) // during Simulator::Destroy the IP stack may already be gone
-    {
-        s->Close();
-    }
-    if (rid != 0)
-    {
-        End(rid, reason.empty() ? "connection-closed" : reason);
     }
 }
 

@@ -7,6 +7,8 @@
 #ifndef ADC_HTTP_CLIENT_H
 #define ADC_HTTP_CLIENT_H
 
+#include "adc-zipf-url-generator.h"
+
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-request-record.h"
 #include "ns3/address.h"
@@ -196,14 +198,10 @@ class AdcHttpClient : public Application
     void SetHost(std::string host);
     std::string GetHost() const;
 
-    /// Rebuild the Zipf CDF when the catalogue or exponent changed.
-    void BuildCdf();
     /// Issue the next generated request and schedule the one after.
     void IssueNext();
     /// Schedule the next generated request.
     void ScheduleNext();
-    /// \return a URL for request \p id (Zipf rank, maybe a non-cacheable query)
-    std::string NextUrl(uint64_t id);
     /// \return the request head for \p url
     AdcHttpMessage BuildRequest(const std::string& url) const;
     /// Give queued requests to idle or new connections.
@@ -214,6 +212,9 @@ class AdcHttpClient : public Application
     void OpenConnection(uint64_t rid);
     /// Put request \p rid on connection \p cid and send it.
     void SendOn(uint64_t cid, uint64_t rid);
+    /// Make request \p rid connection \p cid's current one; its record learns the server and
+    /// the local address.
+    void Attach(uint64_t cid, uint64_t rid);
     /// \return the failure reason a complete message \p head gives its request ("" if none)
     static std::string ResponseFailure(const AdcHttpMessage& head);
     /// End request \p rid: COMPLETED when \p reason is empty, else FAILED with it.
@@ -251,18 +252,13 @@ class AdcHttpClient : public Application
     Ptr<RandomVariableStream> m_interRequest; //!< seconds between generated requests
     uint32_t m_maxRequests;                   //!< 0 = unlimited
     Time m_requestStopTime;                   //!< no new request after this (0 = never)
-    uint32_t m_catalogueSize;                 //!< objects in the catalogue
-    double m_zipfExponent;                    //!< Zipf s
-    double m_cacheableFraction;               //!< share of cacheable URLs
     bool m_persistent;                        //!< keep-alive connections
     uint32_t m_maxConnections;                //!< parallel connections
     Time m_requestTimeout;                    //!< per-request deadline
     std::string m_host;                       //!< Host header
 
-    Ptr<UniformRandomVariable> m_uniform;                         //!< Zipf and cacheability
-    std::vector<double> m_cdf;                                    //!< Zipf CDF, m_cdf[k-1]
-    bool m_cdfDirty;                                              //!< CDF needs rebuilding
-    Callback<Address, const std::string&, uint64_t> m_chooser;    //!< server selection hook
+    AdcZipfUrlGenerator m_workload;                            //!< URLs: Zipf ranks, cacheability
+    Callback<Address, const std::string&, uint64_t> m_chooser; //!< server selection hook
     std::vector<std::pair<std::string, std::string>> m_extraHdrs; //!< extra request headers
 
     bool m_running;                         //!< between Start and Stop

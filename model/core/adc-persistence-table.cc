@@ -110,6 +110,16 @@ SourceIpText(const std::string& bytes)
     return Hex(bytes);
 }
 
+/// \return a key of \p type holding \p bytes as they are (cookie values, SSL session ids)
+AdcPersistenceKey
+MakeKey(AdcPersistenceType type, const std::string& bytes)
+{
+    AdcPersistenceKey k;
+    k.type = type;
+    k.bytes = bytes;
+    return k;
+}
+
 } // namespace
 
 std::string
@@ -162,10 +172,7 @@ AdcPersistenceKey::FromSourceIp(const AdcIpAddress& addr, uint8_t prefixLength)
 AdcPersistenceKey
 AdcPersistenceKey::FromCookie(const std::string& value)
 {
-    AdcPersistenceKey k;
-    k.type = AdcPersistenceType::COOKIEINSERT;
-    k.bytes = value;
-    return k;
+    return MakeKey(AdcPersistenceType::COOKIEINSERT, value);
 }
 
 AdcPersistenceKey
@@ -177,10 +184,7 @@ AdcPersistenceKey::FromSslSessionId(const std::vector<uint8_t>& id)
 AdcPersistenceKey
 AdcPersistenceKey::FromSslSessionId(const std::string& id)
 {
-    AdcPersistenceKey k;
-    k.type = AdcPersistenceType::SSLSESSION;
-    k.bytes = id;
-    return k;
+    return MakeKey(AdcPersistenceType::SSLSESSION, id);
 }
 
 std::string

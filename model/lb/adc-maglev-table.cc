@@ -28,42 +28,47 @@ AddMod(uint64_t a, uint64_t b, uint64_t m)
     return a >= m - b ? a - (m - b) : a + b;
 }
 
+/**
+ * \brief The binary method shared by MulMod (double-and-add) and PowMod (square-and-multiply):
+ * combines \p x with itself \p n times under \p op, starting from \p identity.
+ * \param identity the neutral element of \p op (0 for addition, 1 for multiplication)
+ * \param x the operand (reduced mod \p m first)
+ * \param n how many times
+ * \param m the modulus
+ * \param op (a, b, m) -> a op b mod m
+ * \return x op x op ... op x (n times) mod m
+ */
+template <typename Op>
+uint64_t
+BinaryMethod(uint64_t identity, uint64_t x, uint64_t n, uint64_t m, Op op)
+{
+    uint64_t r = identity;
+    x %= m;
+    while (n > 0)
+    {
+        if (n & 1)
+        {
+            r = op(r, x, m);
+        }
+        x = op(x, x, m);
+        n >>= 1;
+    }
+    return r;
+}
+
 /// \return a * b mod m without overflow (double-and-add: portable, no 128-bit type; primality
 /// tests are rare, so speed does not matter)
 uint64_t
 MulMod(uint64_t a, uint64_t b, uint64_t m)
 {
-    uint64_t r = 0;
-    a %= m;
-    b %= m;
-    while (b > 0)
-    {
-        if (b & 1)
-        {
-            r = AddMod(r, a, m);
-        }
-        a = AddMod(a, a, m);
-        b >>= 1;
-    }
-    return r;
+    return BinaryMethod(0, a, b % m, m, AddMod);
 }
 
 /// \return b^e mod m
 uint64_t
 PowMod(uint64_t b, uint64_t e, uint64_t m)
 {
-    uint64_t r = 1;
-    b %= m;
-    while (e > 0)
-    {
-        if (e & 1)
-        {
-            r = MulMod(r, b, m);
-        }
-        b = MulMod(b, b, m);
-        e >>= 1;
-    }
-    return r;
+    return BinaryMethod(1, b, e, m, MulMod);
 }
 
 /// \return true when \p n (odd, > 2, n - 1 = d * 2^s) passes the strong test to base \p a

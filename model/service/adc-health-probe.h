@@ -8,6 +8,7 @@
 #define ADC_HEALTH_PROBE_H
 
 #include "ns3/adc-flow-key.h"
+#include "ns3/address.h"
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -111,6 +112,14 @@ class AdcHealthProbe : public SimpleRefCount<AdcHealthProbe>
     Ptr<Node> GetNode() const;
     /// \return the instance id given to Start
     uint16_t GetInstanceId() const;
+
+    /**
+     * \param address an IPv4 or IPv6 address
+     * \param port a port (0 for raw sockets)
+     * \return the socket address of \p address : \p port (InetSocketAddress or
+     *         Inet6SocketAddress)
+     */
+    static Address SocketAddressOf(const AdcIpAddress& address, uint16_t port);
 
   private:
     Ptr<Node> m_node;        //!< the monitor's node

@@ -140,6 +140,19 @@ class AdcHttpStreamParser
      */
     static uint64_t ChunkedLength(uint64_t payload, uint64_t chunkSize);
 
+    /**
+     * \brief Check a parameter list `*( BWS ";" BWS name [ BWS "=" BWS ( token /
+     * quoted-string ) ] )`: the chunk extensions of RFC 9112 section 7.1.1 (value optional)
+     * and the transfer-parameters of section 7 (value required). Their meaning is ignored;
+     * their syntax is not, since a field that two parsers split differently is how bodies get
+     * smuggled.
+     * \param p the characters after the chunk-size or coding name
+     * \param n their number
+     * \param valueRequired true for transfer-parameters
+     * \return an error text, or "" when valid
+     */
+    static std::string CheckParameters(const char* p, std::size_t n, bool valueRequired);
+
     /// \param p a received segment; its bytes are appended to the stream
     void Feed(Ptr<const Packet> p);
 

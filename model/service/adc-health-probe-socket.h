@@ -1,0 +1,143 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: the base of the health-probe kinds that open one socket per probe (TCP, HTTP,
+ * UDP), for the kinds in adc-health-probe-tcp-http.cc and adc-health-probe-icmp-udp.cc and for
+ * other subjects' kinds.
+ */
+
+#ifndef ADC_HEALTH_PROBE_SOCKET_H
+#define ADC_HEALTH_PROBE_SOCKET_H
+
+#include "adc-health-probe.h"
+
+#include "ns3/callback.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/inet6-socket-address.h"
+#include "ns3/socket.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief Bookkeeping shared by the per-probe-socket kinds. Every socket callback is bound to the
+ * target index and a serial number; a callback whose serial is no longer in flight (its probe
+ * finished or was cancelled) is ignored, and finished sockets are detached before closing so
+ * a lingering socket can never call back into a destroyed probe.
+ */
+class AdcSocketProbe : public AdcHealthProbe
+{
+  public:
+    /// \param index the target whose probe is abandoned: its socket is released, no report
+    void Cancel(uint32_t index) override
+    {
+        Release(index);
+    }
+
+  protected:
+    /// One probe in flight.
+    struct Flight
+    {
+        Ptr<Socket> socket;    //!< its socket
+        Target target;         //!< where it goes
+        uint64_t serial{0};    //!< tells this probe from earlier ones to the same target
+        uint16_t localPort{0}; //!< the socket's own port
+        bool connected{false}; //!< TCP: the connection is established
+    };
+
+    /**
+     * \brief Open and bind a socket for a probe to \p target.
+     * \param index target index
+     * \param target where the probe goes
+     * \param factory socket factory type
+     * \return the probe's serial number
+     */
+    uint64_t Open(uint32_t index, const Target& target, TypeId factory)
+    {
+        Release(index); // defensive: the monitor keeps one probe per target in flight
+        Flight f;
+        f.socket = Socket::CreateSocket(GetNode(), factory);
+        f.target = target;
+        f.serial = m_nextSerial++;
+        if (target.address.IsV6())
+        {
+            f.socket->Bind6();
+        }
+        else
+        {
+            f.socket->Bind();
+        }
+        Address local;
+        f.socket->GetSockName(local);
+        f.localPort = target.address.IsV6() ? Inet6SocketAddress::ConvertFrom(local).GetPort()
+                                            : InetSocketAddress::ConvertFrom(local).GetPort();
+        m_flights[index] = f;
+        return f.serial;
+    }
+
+    /// \return the probes in flight, by target index
+    const std::map<uint32_t, Flight>& GetFlights() const
+    {
+        return m_flights;
+    }
+
+    /// \return the flight of \p index if \p serial is still in flight, else null
+    Flight* Find(uint32_t index, uint64_t serial)
+    {
+        auto it = m_flights.find(index);
+        return (it != m_flights.end() && it->second.serial == serial) ? &it->second : nullptr;
+    }
+
+    /// Close the probe's socket and report its outcome.
+    void Finish(uint32_t index, bool success, const std::string& reason)
+    {
+        Release(index);
+        Report(index, success, reason);
+    }
+
+    /// Detach and close the socket of \p index (if any); no report.
+    void Release(uint32_t index)
+    {
+        auto it = m_flights.find(index);
+        if (it == m_flights.end())
+        {
+            return;
+        }
+        Ptr<Socket> s = it->second.socket;
+        m_flights.erase(it);
+        OnRelease(index, s);
+        s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        s->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                              MakeNullCallback<void, Ptr<Socket>>());
+        s->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                             MakeNullCallback<void, Ptr<Socket>>());
+        s->Close();
+    }
+
+    /// Kind-specific teardown of a socket about to close.
+    virtual void OnRelease(uint32_t /* index */, Ptr<Socket> /* socket */)
+    {
+    }
+
+    /// Release every probe in flight.
+    void DoStop() override
+    {
+        while (!m_flights.empty())
+        {
+            Release(m_flights.begin()->first);
+        }
+    }
+
+  private:
+    std::map<uint32_t, Flight> m_flights; //!< probes in flight, by target index
+    uint64_t m_nextSerial{1};             //!< next serial number
+};
+
+} // namespace ns3
+
+#endif /* ADC_HEALTH_PROBE_SOCKET_H */
