@@ -5,23 +5,18 @@
 #include "crd-topology-helper.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-stack-helper.h"
+#include "ns3/adc-text.h"
 #include "ns3/boolean.h"
-#include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/ipv4-list-routing-helper.h"
-#include "ns3/ipv4-list-routing.h"
-#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
-#include "ns3/node-list.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace ns3
 {
@@ -32,58 +27,6 @@ NS_OBJECT_ENSURE_REGISTERED(CrdTopologyHelper);
 
 namespace
 {
-
-/// Block of the appliance fabric's /30 links (upper-lower, origin-upper, lower-switch).
-const Ipv4Address kFabricBlock("100.64.0.0");
-/// Block of the cache network's /30 links (switch-cache): the lower tier's "cache network".
-const Ipv4Address kCacheBlock("100.96.0.0");
-const Ipv4Mask kCacheMask("255.255.0.0");
-/// The origin's network, attached to the router.
-const Ipv4Address kOriginNet("203.0.113.0");
-const Ipv4Mask kOriginMask("255.255.255.0");
-/// Every client address lies in 10.0.0.0/8 (a /16 per access network).
-const Ipv4Address kClientNet("10.0.0.0");
-const Ipv4Mask kClientMask("255.0.0.0");
-/// The service the lower tier intercepts.
-const uint16_t kHttpPort = 80;
-/// Priority of the policy routes: above static routing (0).
-const int16_t kPolicyPriority = 100;
-
-/// \return a new policy-routing protocol at the top of \p node's list
-Ptr<AdcPolicyRouting>
-AddPolicy(Ptr<Node> node)
-{
-    Ptr<AdcPolicyRouting> policy = CreateObject<AdcPolicyRouting>();
-    AdcAddTopIpv4Routing(node, policy, kPolicyPriority);
-    return policy;
-}
-
-Ptr<Ipv4StaticRouting>
-Static(Ptr<Node> node)
-{
-    return Ipv4StaticRoutingHelper().GetStaticRouting(node->GetObject<Ipv4>());
-}
-
-/// Health monitor callback: a next hop of a balancing rule follows its target's state.
-void
-FollowHop(Ptr<AdcPolicyRouting> policy,
-          uint32_t rule,
-          uint32_t index,
-          AdcHealthMonitor::State,
-          AdcHealthMonitor::State now)
-{
-    policy->SetNextHopUp(rule, index, now != AdcHealthMonitor::State::DOWN);
-}
-
-/// Health monitor callback: a cache follows its state in a lower appliance.
-void
-FollowCache(Ptr<CrdLowerTierAppliance> app,
-            uint32_t index,
-            AdcHealthMonitor::State,
-            AdcHealthMonitor::State now)
-{
-    app->SetCacheServerUp(index, now != AdcHealthMonitor::State::DOWN);
-}
 
 void
 NodeDown(Ptr<Node> node)
@@ -119,46 +62,6 @@ Numbered(const std::string& prefix, uint32_t i)
 }
 
 } // namespace
-
-std::string
-CrdTopology::NameOf(Ptr<Node> node) const
-{
-    auto it = names.find(node->GetId());
-    return it == names.end() ? std::string() : it->second;
-}
-
-void
-CrdTopology::TraceNodes(Ptr<AdcPathTracer> tracer) const
-{
-    // Ordered by node id, so the tracer's order does not depend on the map's hashing.
-    for (const auto& [id, name] : names)
-    {
-        tracer->AddNode(NodeList::GetNode(id), name);
-    }
-}
-
-std::vector<std::string>
-CrdTopology::GetLinkNames() const
-{
-    std::vector<std::string> out;
-    for (const auto& [name, devs] : links)
-    {
-        out.push_back(name);
-    }
-    return out;
-}
-
-void
-CrdTopology::EnablePcap(const std::string& prefix, const std::string& link) const
-{
-    auto it = links.find(link);
-    if (it == links.end())
-    {
-        throw AdcConfigError::NotOneOf("CrdTopology", "pcap link", link, GetLinkNames());
-    }
-    PointToPointHelper p2p;
-    p2p.EnablePcap(prefix + "-" + link, it->second);
-}
 
 TypeId
 CrdTopologyHelper::GetTypeId()
@@ -443,15 +346,8 @@ CrdTopologyHelper::ValidateRouterMode() const
     {
         return; // every upper router leads to the same lower appliance
     }
-    auto upper = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-            return static_cast<char>(std::toupper(c));
-        });
-        return s;
-    };
-    const std::string router = upper(m_routerMethod);
-    if ((router != "SOURCEIPHASH" && router != "HASH-IP") ||
-        upper(m_originMethod) != "DESTINATIONIPHASH")
+    if (AdcText::Find(m_routerMethod, {"SOURCEIPHASH", "HASH-IP"}, AdcText::INSENSITIVE) < 0 ||
+        AdcText::Find(m_originMethod, {"DESTINATIONIPHASH"}, AdcText::INSENSITIVE) < 0)
     {
         throw AdcConfigError(
             "CrdTopologyHelper: UpperTierMode ROUTER with " + std::to_string(m_numUpper) +
@@ -464,7 +360,7 @@ CrdTopologyHelper::ValidateRouterMode() const
     }
 }
 
-CrdTopologyHelper::Link
+CrdRoutePlan::Link
 CrdTopologyHelper::Connect(CrdTopology& t, const std::string& name, Ptr<Node> a, Ptr<Node> b)
 {
     const bool cacheLink = t.NameOf(b).rfind("CRS", 0) == 0;
@@ -472,10 +368,10 @@ CrdTopologyHelper::Connect(CrdTopology& t, const std::string& name, Ptr<Node> a,
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("DataRate", StringValue(originLink ? m_originRate : m_fabricRate));
     p2p.SetChannelAttribute("Delay", TimeValue(originLink ? m_originDelay : m_fabricDelay));
-    Link l;
+    CrdRoutePlan::Link l;
     l.devices = p2p.Install(a, b);
     const uint32_t k = m_nextLink++;
-    const Ipv4Address block = cacheLink ? kCacheBlock : kFabricBlock;
+    const Ipv4Address block = cacheLink ? CrdRoutePlan::kCacheBlock : CrdRoutePlan::kFabricBlock;
     Ipv4AddressHelper addr;
     addr.SetBase(Ipv4Address(block.Get() + 4 * k), "255.255.255.252");
     Ipv4InterfaceContainer ifs = addr.Assign(l.devices);
@@ -495,15 +391,19 @@ CrdTopologyHelper::Build()
     CrdTopology t;
     m_nextLink = 0;
     t.lowerRanges = MakeLowerRanges(m_lowerRanges, m_numLower, AdcPortRange::Parse(m_portRange));
-    CreateNodesAndLinks(t);
-    InstallRoutes(t);
+    CreateNodes(t);
+    const CrdRoutePlan::Fabric fabric = CreateLinks(t);
+    CrdRoutePlan::Install(t,
+                          fabric,
+                          {m_routerMethod, m_upperMethod, m_originMethod},
+                          m_upperMode == APPLIANCE);
     InstallApplications(t);
     InstallMonitors(t);
     return t;
 }
 
 void
-CrdTopologyHelper::CreateNodesAndLinks(CrdTopology& t)
+CrdTopologyHelper::CreateNodes(CrdTopology& t)
 {
     t.isp = m_isp->Build();
     t.router = t.isp.GetCoreRouter();
@@ -542,236 +442,52 @@ CrdTopologyHelper::CreateNodesAndLinks(CrdTopology& t)
     t.names.erase(t.cacheSwitch->GetId()); // a switch in the seed: not a hop of its flows
 }
 
-void
-CrdTopologyHelper::InstallRoutes(CrdTopology& t)
+CrdRoutePlan::Fabric
+CrdTopologyHelper::CreateLinks(CrdTopology& t)
 {
     // The router's links: origin, upper tier, lower tier (responses to clients, requests to
     // the origin "through the router").
-    AdcCoreAttachment originAtt = m_isp->AttachToCore(t.origin, kOriginNet, kOriginMask, true);
-    t.originAddress = originAtt.GetNodeAddress();
-    t.links["router-origin"] = originAtt.devices;
-    std::vector<AdcCoreAttachment> upperAtt;
+    CrdRoutePlan::Fabric f;
+    f.origin =
+        m_isp->AttachToCore(t.origin, CrdRoutePlan::kOriginNet, CrdRoutePlan::kOriginMask, true);
+    t.originAddress = f.origin.GetNodeAddress();
+    t.links["router-origin"] = f.origin.devices;
     for (uint32_t i = 0; i < m_numUpper; ++i)
     {
-        upperAtt.push_back(m_isp->AttachToCore(t.upper.Get(i), true));
-        t.links["router-" + t.upperNames[i]] = upperAtt.back().devices;
+        f.upper.push_back(m_isp->AttachToCore(t.upper.Get(i), true));
+        t.links["router-" + t.upperNames[i]] = f.upper.back().devices;
     }
-    std::vector<AdcCoreAttachment> lowerAtt;
     for (uint32_t j = 0; j < m_numLower; ++j)
     {
-        lowerAtt.push_back(m_isp->AttachToCore(t.lower.Get(j), true));
-        t.links["router-" + t.lowerNames[j]] = lowerAtt.back().devices;
+        f.lower.push_back(m_isp->AttachToCore(t.lower.Get(j), true));
+        t.links["router-" + t.lowerNames[j]] = f.lower.back().devices;
     }
 
     // Fabric links.
-    std::vector<std::vector<Link>> ul(m_numUpper); // upper i - lower j
-    std::vector<Link> ou;                          // origin - upper i
+    f.ul.resize(m_numUpper);
     for (uint32_t i = 0; i < m_numUpper; ++i)
     {
         for (uint32_t j = 0; j < m_numLower; ++j)
         {
-            ul[i].push_back(Connect(t,
-                                    t.upperNames[i] + "-" + t.lowerNames[j],
-                                    t.upper.Get(i),
-                                    t.lower.Get(j)));
+            f.ul[i].push_back(Connect(t,
+                                      t.upperNames[i] + "-" + t.lowerNames[j],
+                                      t.upper.Get(i),
+                                      t.lower.Get(j)));
         }
-        ou.push_back(Connect(t, "origin-" + t.upperNames[i], t.origin, t.upper.Get(i)));
+        f.ou.push_back(Connect(t, "origin-" + t.upperNames[i], t.origin, t.upper.Get(i)));
     }
-    std::vector<Link> ls; // lower j - switch
     for (uint32_t j = 0; j < m_numLower; ++j)
     {
-        ls.push_back(Connect(t, t.lowerNames[j] + "-switch", t.lower.Get(j), t.cacheSwitch));
-        t.lowerMips.push_back(ls.back().addrA);
+        f.ls.push_back(Connect(t, t.lowerNames[j] + "-switch", t.lower.Get(j), t.cacheSwitch));
+        t.lowerMips.push_back(f.ls.back().addrA);
     }
-    std::vector<Link> sc; // switch - cache c
     for (uint32_t c = 0; c < m_numCaches; ++c)
     {
-        sc.push_back(Connect(t, "switch-" + t.cacheNames[c], t.cacheSwitch, t.caches.Get(c)));
-        t.cacheAddresses.push_back(sc.back().addrB);
-        Static(t.caches.Get(c))->SetDefaultRoute(sc.back().addrA, sc.back().ifB);
+        f.sc.push_back(Connect(t, "switch-" + t.cacheNames[c], t.cacheSwitch, t.caches.Get(c)));
+        t.cacheAddresses.push_back(f.sc.back().addrB);
         t.missGateway.push_back((c + m_missGatewayOffset) % m_numLower);
     }
-
-    auto hop = [](uint32_t iface, Ipv4Address gw, const std::string& name) {
-        AdcNextHop h;
-        h.interface = iface;
-        h.gateway = gw;
-        h.name = name;
-        return h;
-    };
-    auto rule = [](const std::string& name, AdcPolicyRule::Action action) {
-        AdcPolicyRule r;
-        r.name = name;
-        r.action = action;
-        return r;
-    };
-
-    // Router: requests from the lower tier go straight to the origin; client requests to the
-    // upper tier (ECMP), or in one-tier mode to the lower tier, with PBR for the return.
-    t.routerRouting = AddPolicy(t.router);
-    {
-        AdcPolicyRule r = rule("lower-to-origin", AdcPolicyRule::FORWARD);
-        for (const auto& a : lowerAtt)
-        {
-            r.inInterfaces.push_back(a.GetCoreInterface());
-        }
-        r.dstNet = kOriginNet;
-        r.dstMask = kOriginMask;
-        r.nextHops.push_back(hop(originAtt.GetCoreInterface(), t.originAddress, "origin"));
-        t.routerRouting->AddRule(r);
-    }
-    if (m_numUpper > 0)
-    {
-        AdcPolicyRule r = rule("to-upper-tier", AdcPolicyRule::BALANCE);
-        r.dstNet = kOriginNet;
-        r.dstMask = kOriginMask;
-        r.balanceMethod = m_routerMethod;
-        for (uint32_t i = 0; i < m_numUpper; ++i)
-        {
-            r.nextHops.push_back(
-                hop(upperAtt[i].GetCoreInterface(), upperAtt[i].GetNodeAddress(), t.upperNames[i]));
-        }
-        t.routerRouting->AddRule(r);
-    }
-    else
-    {
-        for (uint32_t j = 0; j < m_numLower; ++j)
-        {
-            AdcPolicyRule r = rule("pbr-" + t.lowerNames[j], AdcPolicyRule::FORWARD);
-            r.inInterfaces.push_back(originAtt.GetCoreInterface());
-            r.dstNet = kClientNet;
-            r.dstMask = kClientMask;
-            r.protocol = 6;
-            r.dstPorts = t.lowerRanges[j];
-            r.nextHops.push_back(
-                hop(lowerAtt[j].GetCoreInterface(), lowerAtt[j].GetNodeAddress(), t.lowerNames[j]));
-            t.pbrRules.push_back(t.routerRouting->AddRule(r));
-        }
-        AdcPolicyRule r = rule("vserver-any", AdcPolicyRule::BALANCE);
-        r.dstNet = kOriginNet;
-        r.dstMask = kOriginMask;
-        r.balanceMethod = m_upperMethod;
-        for (uint32_t j = 0; j < m_numLower; ++j)
-        {
-            r.nextHops.push_back(
-                hop(lowerAtt[j].GetCoreInterface(), lowerAtt[j].GetNodeAddress(), t.lowerNames[j]));
-        }
-        t.balanceRule = t.routerRouting->AddRule(r);
-    }
-
-    // Upper tier: PBR by destination-port range for the origin's return traffic, then the
-    // sessionless virtual server of service type ANY on '*' for everything from the router.
-    for (uint32_t i = 0; m_upperMode == APPLIANCE && i < m_numUpper; ++i)
-    {
-        Ptr<AdcPolicyRouting> p = AddPolicy(t.upper.Get(i));
-        t.upperRouting.push_back(p);
-        for (uint32_t j = 0; j < m_numLower; ++j)
-        {
-            AdcPolicyRule r = rule("pbr-" + t.lowerNames[j], AdcPolicyRule::FORWARD);
-            r.inInterfaces.push_back(ou[i].ifB);
-            r.dstNet = kClientNet;
-            r.dstMask = kClientMask;
-            r.protocol = 6;
-            r.dstPorts = t.lowerRanges[j];
-            r.nextHops.push_back(hop(ul[i][j].ifA, ul[i][j].addrB, t.lowerNames[j]));
-            const uint32_t index = p->AddRule(r);
-            if (i == 0)
-            {
-                t.pbrRules.push_back(index);
-            }
-        }
-        AdcPolicyRule r = rule("vserver-any", AdcPolicyRule::BALANCE);
-        r.inInterfaces.push_back(upperAtt[i].GetNodeInterface());
-        r.balanceMethod = m_upperMethod;
-        for (uint32_t j = 0; j < m_numLower; ++j)
-        {
-            r.nextHops.push_back(hop(ul[i][j].ifA, ul[i][j].addrB, t.lowerNames[j]));
-        }
-        t.balanceRule = p->AddRule(r);
-    }
-    if (m_upperMode == ROUTER)
-    {
-        RouteUpperRouters(t, ul);
-    }
-
-    // Lower tier: intercept client HTTP from upstream, cache misses from the switch, and the
-    // origin's responses to the ports of its own range.
-    for (uint32_t j = 0; j < m_numLower; ++j)
-    {
-        Ptr<AdcPolicyRouting> p = AddPolicy(t.lower.Get(j));
-        t.lowerRouting.push_back(p);
-        std::vector<uint32_t> upstream;
-        for (uint32_t i = 0; i < m_numUpper; ++i)
-        {
-            upstream.push_back(ul[i][j].ifB);
-        }
-        if (m_numUpper == 0)
-        {
-            upstream.push_back(lowerAtt[j].GetNodeInterface());
-        }
-        AdcPolicyRule client = rule("intercept-client", AdcPolicyRule::LOCAL);
-        client.inInterfaces = upstream;
-        client.dstNet = kOriginNet;
-        client.dstMask = kOriginMask;
-        client.protocol = 6;
-        client.dstPorts = AdcPortRange{kHttpPort, kHttpPort};
-        p->AddRule(client);
-        AdcPolicyRule miss = client;
-        miss.name = "intercept-miss";
-        miss.inInterfaces = {ls[j].ifA};
-        p->AddRule(miss);
-        AdcPolicyRule back = rule("origin-return", AdcPolicyRule::LOCAL);
-        back.inInterfaces = upstream;
-        back.dstNet = kClientNet;
-        back.dstMask = kClientMask;
-        back.protocol = 6;
-        back.dstPorts = t.lowerRanges[j];
-        p->AddRule(back);
-        Static(t.lower.Get(j))->AddNetworkRouteTo(kCacheBlock, kCacheMask, ls[j].addrB, ls[j].ifA);
-    }
-
-    // Cache switch: each cache's traffic to the origin goes to its miss gateway.
-    t.switchRouting = AddPolicy(t.cacheSwitch);
-    for (uint32_t c = 0; c < m_numCaches; ++c)
-    {
-        const uint32_t g = t.missGateway[c];
-        AdcPolicyRule r = rule("miss-" + t.cacheNames[c], AdcPolicyRule::FORWARD);
-        r.srcNet = t.cacheAddresses[c];
-        r.srcMask = Ipv4Mask("255.255.255.255");
-        r.dstNet = kOriginNet;
-        r.dstMask = kOriginMask;
-        r.nextHops.push_back(hop(ls[g].ifB, ls[g].addrA, t.lowerNames[g]));
-        t.switchRouting->AddRule(r);
-    }
-
-    // Origin: traffic to clients goes back through the upper tier.
-    t.originRouting = AddPolicy(t.origin);
-    if (m_numUpper > 0)
-    {
-        AdcPolicyRule r = rule("return-to-upper-tier", AdcPolicyRule::BALANCE);
-        r.dstNet = kClientNet;
-        r.dstMask = kClientMask;
-        r.balanceMethod = m_originMethod;
-        for (uint32_t i = 0; i < m_numUpper; ++i)
-        {
-            r.nextHops.push_back(hop(ou[i].ifA, ou[i].addrB, t.upperNames[i]));
-        }
-        t.originRouting->AddRule(r);
-    }
-}
-
-void
-CrdTopologyHelper::RouteUpperRouters(CrdTopology& t, const std::vector<std::vector<Link>>& ul)
-{
-    // Plain forwarding: requests to the origin and the origin's responses to clients both go
-    // to one lower appliance; the default route (to the router) stays for everything else.
-    for (uint32_t i = 0; i < m_numUpper; ++i)
-    {
-        const Link& l = ul[i][i % m_numLower];
-        Ptr<Ipv4StaticRouting> routes = Static(t.upper.Get(i));
-        routes->AddNetworkRouteTo(kOriginNet, kOriginMask, l.addrB, l.ifA);
-        routes->AddNetworkRouteTo(kClientNet, kClientMask, l.addrB, l.ifA);
-    }
+    return f;
 }
 
 void
@@ -780,7 +496,7 @@ CrdTopologyHelper::InstallRelays(CrdTopology& t)
     for (uint32_t j = 0; j < m_numLower; ++j)
     {
         Ptr<AdcTcpRelay> relay = CreateObject<AdcTcpRelay>();
-        relay->SetAttribute("Port", UintegerValue(kHttpPort));
+        relay->SetAttribute("Port", UintegerValue(CrdRoutePlan::kHttpPort));
         relay->SetAttribute("PortRange", StringValue(t.lowerRanges[j].ToString()));
         relay->SetRouting(t.lowerRouting[j]);
         t.lower.Get(j)->AddApplication(relay);
@@ -823,51 +539,45 @@ CrdTopologyHelper::InstallApplications(CrdTopology& t)
         app->SetAttribute("ServerConnectionReuse", BooleanValue(m_serverReuse));
         for (uint32_t c = 0; c < m_numCaches; ++c)
         {
-            app->AddCacheServer(t.cacheNames[c], t.cacheAddresses[c], kHttpPort);
+            app->AddCacheServer(t.cacheNames[c], t.cacheAddresses[c], CrdRoutePlan::kHttpPort);
         }
-        app->SetCacheNetwork(kCacheBlock, kCacheMask);
+        app->SetCacheNetwork(CrdRoutePlan::kCacheBlock, CrdRoutePlan::kCacheMask);
         app->SetRouting(t.lowerRouting[j]);
         t.lower.Get(j)->AddApplication(app);
         t.lowerApps.push_back(app);
     }
 }
 
+Ptr<AdcHealthMonitor>
+CrdTopologyHelper::MakeMonitor(const std::string& name) const
+{
+    Ptr<AdcHealthMonitor> m = CreateObject<AdcHealthMonitor>();
+    m->SetAttribute("Type", EnumValue(AdcHealthMonitor::TCP));
+    m->SetAttribute("Name", StringValue(name));
+    m->SetAttribute("Interval", TimeValue(m_monitorInterval));
+    m->SetAttribute("ResponseTimeout", TimeValue(m_monitorTimeout));
+    m->SetAttribute("Retries", UintegerValue(m_monitorRetries));
+    m->SetAttribute("DownTime", TimeValue(m_monitorInterval));
+    m->SetStartTime(m_monitorInterval / 2);
+    return m;
+}
+
 void
 CrdTopologyHelper::InstallMonitors(CrdTopology& t)
 {
-    auto makeMonitor = [this](const std::string& name) {
-        Ptr<AdcHealthMonitor> m = CreateObject<AdcHealthMonitor>();
-        m->SetAttribute("Type", EnumValue(AdcHealthMonitor::TCP));
-        m->SetAttribute("Name", StringValue(name));
-        m->SetAttribute("Interval", TimeValue(m_monitorInterval));
-        m->SetAttribute("ResponseTimeout", TimeValue(m_monitorTimeout));
-        m->SetAttribute("Retries", UintegerValue(m_monitorRetries));
-        m->SetAttribute("DownTime", TimeValue(m_monitorInterval));
-        m->SetStartTime(m_monitorInterval / 2);
-        return m;
-    };
     if (m_monitorLower)
     {
-        // Each balancer of the lower tier (the upper appliances, or the router) probes it.
-        std::vector<std::pair<Ptr<Node>, Ptr<AdcPolicyRouting>>> balancers;
-        for (uint32_t i = 0; i < t.upperRouting.size(); ++i) // none when they are routers
+        // Each balancer of the lower tier (the upper appliances, or the router) probes it
+        // through the services its BALANCE hops follow.
+        const std::vector<Ptr<Node>> balancers = t.GetLowerTierBalancers();
+        for (uint32_t b = 0; b < balancers.size(); ++b)
         {
-            balancers.emplace_back(t.upper.Get(i), t.upperRouting[i]);
-        }
-        if (m_numUpper == 0)
-        {
-            balancers.emplace_back(t.router, t.routerRouting);
-        }
-        for (const auto& [node, policy] : balancers)
-        {
-            Ptr<AdcHealthMonitor> m = makeMonitor("tcp-lower-tier");
-            const AdcPolicyRule& r = policy->GetRule(t.balanceRule);
-            for (uint32_t j = 0; j < m_numLower; ++j)
+            Ptr<AdcHealthMonitor> m = MakeMonitor("tcp-lower-tier");
+            for (const Ptr<AdcService>& service : t.lowerTierServices[b])
             {
-                m->AddTarget(r.nextHops[j].gateway, kHttpPort, t.lowerNames[j]);
+                service->BindMonitor(m);
             }
-            m->SetStateChangeCallback(MakeBoundCallback(&FollowHop, policy, t.balanceRule));
-            node->AddApplication(m);
+            balancers[b]->AddApplication(m);
             t.upperMonitors.push_back(m);
         }
     }
@@ -875,12 +585,11 @@ CrdTopologyHelper::InstallMonitors(CrdTopology& t)
     {
         for (uint32_t j = 0; j < m_numLower; ++j)
         {
-            Ptr<AdcHealthMonitor> m = makeMonitor("tcp-caches");
-            for (uint32_t c = 0; c < m_numCaches; ++c)
+            Ptr<AdcHealthMonitor> m = MakeMonitor("tcp-caches");
+            for (uint32_t c = 0; c < t.lowerApps[j]->GetNCacheServers(); ++c)
             {
-                m->AddTarget(t.cacheAddresses[c], kHttpPort, t.cacheNames[c]);
+                t.lowerApps[j]->GetCacheService(c)->BindMonitor(m);
             }
-            m->SetStateChangeCallback(MakeBoundCallback(&FollowCache, t.lowerApps[j]));
             t.lower.Get(j)->AddApplication(m);
             t.lowerMonitors.push_back(m);
         }

@@ -8,88 +8,19 @@
 #ifndef CRD_TOPOLOGY_HELPER_H
 #define CRD_TOPOLOGY_HELPER_H
 
-#include "ns3/adc-health-monitor.h"
-#include "ns3/adc-http-server.h"
 #include "ns3/adc-isp-topology-helper.h"
-#include "ns3/adc-path-tracer.h"
-#include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
-#include "ns3/adc-tcp-relay.h"
-#include "ns3/crd-cache-server.h"
 #include "ns3/crd-lower-tier.h"
-#include "ns3/net-device-container.h"
-#include "ns3/node-container.h"
+#include "ns3/crd-route-plan.h"
+#include "ns3/crd-topology.h"
 #include "ns3/object.h"
 
-#include <map>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
-
-/**
- * \ingroup adc
- * \brief Handles on every part of a built CRD topology.
- *
- * Names follow the seed: the upper tier is L1NS1.., the lower tier L2NS1.., the caches CRS1..,
- * the ISP's core router is "router" and the origin server "origin".
- */
-struct CrdTopology
-{
-    AdcIspTopology isp;        //!< clients, access networks and the core router
-    Ptr<Node> router;          //!< the seed's router (the ISP core router)
-    NodeContainer upper;       //!< upper-tier appliances (may be empty: one-tier mode)
-    NodeContainer lower;       //!< lower-tier appliances
-    NodeContainer caches;      //!< cache servers
-    Ptr<Node> cacheSwitch;     //!< joins the lower tier and the caches (a switch in the seed)
-    Ptr<Node> origin;          //!< the origin server
-    Ipv4Address originAddress; //!< what clients address (the origin's IP)
-
-    std::vector<std::string> upperNames;   //!< L1NS1..
-    std::vector<std::string> lowerNames;   //!< L2NS1..
-    std::vector<std::string> cacheNames;   //!< CRS1..
-    std::vector<AdcPortRange> lowerRanges; //!< exclusive source-port range of each lower appliance
-    std::vector<Ipv4Address> lowerMips;    //!< mapped IP of each lower appliance (cache side)
-    std::vector<Ipv4Address> cacheAddresses; //!< cache servers' addresses
-    std::vector<uint32_t> missGateway;       //!< per cache: the lower appliance its misses cross
-
-    std::vector<Ptr<CrdLowerTierAppliance>> lowerApps; //!< the lower tier's proxies (PROXY mode)
-    std::vector<Ptr<AdcTcpRelay>> relayApps;           //!< the lower tier's relays (RELAY mode)
-    std::vector<Ptr<CrdCacheServer>> cacheApps;        //!< the cache servers
-    Ptr<AdcHttpServer> originApp;                      //!< the origin's HTTP server
-
-    Ptr<AdcPolicyRouting> routerRouting;             //!< policy routes on the router
-    std::vector<Ptr<AdcPolicyRouting>> upperRouting; //!< per upper appliance (none: ROUTER)
-    std::vector<Ptr<AdcPolicyRouting>> lowerRouting; //!< per lower appliance
-    Ptr<AdcPolicyRouting> switchRouting;             //!< cache switch (miss gateways)
-    Ptr<AdcPolicyRouting> originRouting;             //!< origin (return traffic to the tier)
-    /// Index of the rule that balances client traffic: on each upper appliance, or on the
-    /// router in one-tier mode (unused in UpperTierMode ROUTER).
-    uint32_t balanceRule{0};
-    /// Per lower appliance: its PBR rule (upper tier or router); empty in UpperTierMode ROUTER.
-    std::vector<uint32_t> pbrRules;
-
-    std::vector<Ptr<AdcHealthMonitor>> upperMonitors; //!< per upper: probes the lower tier
-    std::vector<Ptr<AdcHealthMonitor>> lowerMonitors; //!< per lower: probes the caches
-
-    std::map<std::string, NetDeviceContainer> links; //!< every link by name, e.g. "L1NS1-L2NS2"
-    std::map<uint32_t, std::string> names;           //!< node id -> name
-
-    /// \return "L2NS2", "CRS1", "router", "client3", ... or "" for an unnamed node
-    std::string NameOf(Ptr<Node> node) const;
-    /// \brief Watch every named node (clients, router, tiers, caches, origin) in \p tracer.
-    void TraceNodes(Ptr<AdcPathTracer> tracer) const;
-    /// \return the names of the links, sorted
-    std::vector<std::string> GetLinkNames() const;
-    /**
-     * \brief Pcap on one named link (both ends).
-     * \param prefix file name prefix (may contain a directory)
-     * \param link a name from GetLinkNames()
-     * \throw AdcConfigError for an unknown link, listing the known ones
-     */
-    void EnablePcap(const std::string& prefix, const std::string& link) const;
-};
 
 /**
  * \ingroup adc
@@ -107,7 +38,15 @@ struct CrdTopology
  * straight to the router.
  *
  * With NumUpper = 0 (one tier), the router balances client traffic over the lower tier and
- * holds the policy-based routes itself.
+ * holds the policy-based routes itself. The address plan and every node's rules are
+ * CrdRoutePlan's; the handles Build returns are a CrdTopology.
+ *
+ * Health monitoring binds monitors to services, no adapter in between (TCP probes to port 80,
+ * "MonitorInterval", "MonitorTimeout", "MonitorRetries"): each balancer of the lower tier runs
+ * one monitor bound to its services of the lower appliances (CrdTopology::lowerTierServices),
+ * which the next hops of its BALANCE rule follow ("MonitorLowerTier"); each lower appliance runs
+ * one monitor bound to the cache services of its cache vserver ("MonitorCaches"). A back-end is
+ * out of rotation while its service is DOWN; before the first verdict (UNKNOWN) it is in use.
  *
  * Baselines for benchmarks replace a tier by something plainer, with client traffic taking
  * the same links:
@@ -192,32 +131,23 @@ class CrdTopologyHelper : public Object
     void DoDispose() override;
 
   private:
-    /// Create nodes and links, with addresses.
-    void CreateNodesAndLinks(CrdTopology& t);
-    /// Install the policy routes of every node.
-    void InstallRoutes(CrdTopology& t);
-    /// Install the lower tier, caches and origin applications.
+    /// \param t the topology: create its nodes, with their names and stacks
+    void CreateNodes(CrdTopology& t);
+    /// \param t the topology: attach to the router and link the parts \return the links
+    CrdRoutePlan::Fabric CreateLinks(CrdTopology& t);
+    /// \param t the topology: install the lower tier, caches and origin applications
     void InstallApplications(CrdTopology& t);
-    /// Install the health monitors.
+    /// \param t the topology: install the health monitors, bound to the services
     void InstallMonitors(CrdTopology& t);
+    /// \return a TCP monitor named \p name with the helper's monitor settings
+    Ptr<AdcHealthMonitor> MakeMonitor(const std::string& name) const;
     /// Check the settings of UpperTierMode ROUTER (AdcConfigError on a combination that fails).
     void ValidateRouterMode() const;
 
-    /// A point-to-point link between two nodes with the next /30 of the fabric block.
-    struct Link
-    {
-        NetDeviceContainer devices; //!< {a, b}
-        Ipv4Address addrA;          //!< a's address
-        Ipv4Address addrB;          //!< b's address
-        uint32_t ifA{0};            //!< a's interface index
-        uint32_t ifB{0};            //!< b's interface index
-    };
-
-    /// \return a new link named \p name between \p a and \p b
-    Link Connect(CrdTopology& t, const std::string& name, Ptr<Node> a, Ptr<Node> b);
-    /// UpperTierMode ROUTER: static routes of upper i to lower i mod NumLower over \p ul.
-    void RouteUpperRouters(CrdTopology& t, const std::vector<std::vector<Link>>& ul);
-    /// LowerTierMode RELAY: a relay on every lower appliance.
+    /// \param t the topology \param name the link's name \param a one end \param b the other
+    /// \return a new link between \p a and \p b with the next /30 of its block
+    CrdRoutePlan::Link Connect(CrdTopology& t, const std::string& name, Ptr<Node> a, Ptr<Node> b);
+    /// \param t the topology: LowerTierMode RELAY, a relay on every lower appliance
     void InstallRelays(CrdTopology& t);
 
     Ptr<AdcIspTopologyHelper> m_isp; //!< the ISP part

@@ -763,7 +763,7 @@ TEST_F(CrdFlows, CacheFailureIsDetectedAndRoutedAround)
     EXPECT_EQ(failedLate, 0u);
     for (const auto& app : topo.lowerApps)
     {
-        EXPECT_FALSE(app->GetCacheLb()->GetBackend(0).up);
-        EXPECT_TRUE(app->GetCacheLb()->GetBackend(1).up);
+        EXPECT_EQ(app->GetCacheService(0)->GetState(), AdcService::State::DOWN);
+        EXPECT_EQ(app->GetCacheService(1)->GetState(), AdcService::State::UP);
     }
 }

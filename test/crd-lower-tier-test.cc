@@ -13,6 +13,7 @@
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-request-record.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/boolean.h"
 #include "ns3/crd-lower-tier.h"
 #include "ns3/enum.h"
@@ -20,7 +21,6 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-list-routing-helper.h"
-#include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/node.h"
@@ -155,7 +155,7 @@ class CrdLowerTierTest : public ::testing::Test
 
         Ptr<Ipv4> l2ip = l2->GetObject<Ipv4>();
         routing = CreateObject<AdcPolicyRouting>();
-        DynamicCast<Ipv4ListRouting>(l2ip->GetRoutingProtocol())->AddRoutingProtocol(routing, 10);
+        AdcAddTopIpv4Routing(l2, routing, 10);
         ifC = static_cast<uint32_t>(l2ip->GetInterfaceForDevice(dc.Get(1)));
         ifO = static_cast<uint32_t>(l2ip->GetInterfaceForDevice(dO.Get(0)));
         ifK = static_cast<uint32_t>(l2ip->GetInterfaceForDevice(dK.Get(0)));
@@ -578,7 +578,7 @@ TEST_F(CrdLowerTierTest, PortExhaustionAnswers503AndTracesOnce)
 TEST_F(CrdLowerTierTest, NoCacheUpFallsBackToOrigin)
 {
     Build();
-    app->SetCacheServerUp(0, false);
+    app->GetCacheService(0)->Disable(); // out of service: no cache in rotation
     IssueAt(httpClient, Seconds(1), "/obj/1");
     Run(Seconds(5));
 

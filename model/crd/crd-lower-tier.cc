@@ -16,6 +16,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -66,7 +67,8 @@ CrdLowerTierAppliance::GetTypeId()
                           "Appliance name, e.g. L2NS1: appended to Via as \"1.1 <Name>\" and the "
                           "Server header of the answers it makes itself.",
                           StringValue("L2NS1"),
-                          MakeStringAccessor(&CrdLowerTierAppliance::m_name),
+                          MakeStringAccessor(&CrdLowerTierAppliance::SetName,
+                                             &CrdLowerTierAppliance::GetName),
                           MakeStringChecker())
             .AddAttribute("ServicePort",
                           "TCP port intercepted (listened on for any address).",
@@ -88,7 +90,7 @@ CrdLowerTierAppliance::GetTypeId()
                           MakeStringAccessor(&CrdLowerTierAppliance::m_clientIpHeader),
                           MakeStringChecker())
             .AddAttribute("CacheLbMethod",
-                          "Cache server load balancing: ROUNDROBIN, LEASTCONNECTION, URLHASH "
+                          "The cache vserver's LB method: ROUNDROBIN, LEASTCONNECTION, URLHASH "
                           "or DESTINATIONIPHASH (case-insensitive).",
                           StringValue("ROUNDROBIN"),
                           MakeStringAccessor(&CrdLowerTierAppliance::SetCacheLbMethod,
@@ -125,7 +127,7 @@ CrdLowerTierAppliance::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("HashSeed",
                           "Per-appliance seed of the hash LB methods (URLHASH, "
-                          "DESTINATIONIPHASH).",
+                          "DESTINATIONIPHASH), the cache vserver's HashSeed.",
                           UintegerValue(kDefaultHashSeed),
                           MakeUintegerAccessor(&CrdLowerTierAppliance::SetHashSeed,
                                                &CrdLowerTierAppliance::GetHashSeed),
@@ -163,7 +165,6 @@ CrdLowerTierAppliance::CrdLowerTierAppliance()
     : m_name("L2NS1"),
       m_servicePort(80),
       m_clientIpHeader("X-Forwarded-For"),
-      m_lbName("ROUNDROBIN"),
       m_rule(GET_NO_QUERY),
       m_mip(Ipv4Address::GetAny()),
       m_backendTimeout(Seconds(5)),
@@ -196,8 +197,12 @@ CrdLowerTierAppliance::CrdLowerTierAppliance()
         MakeCallback(&CrdLowerTierAppliance::OnServerFailure, this));
     m_engine->TraceConnectWithoutContext("Drop",
                                          MakeCallback(&CrdLowerTierAppliance::OnDrop, this));
-    m_lb = AdcLbMethod::Create(m_lbName);
-    m_lb->SetHashSeed(m_hashSeed);
+    // The cache vserver: UNKNOWN services (monitors not answered yet) stay in rotation.
+    m_vserver = CreateObject<AdcVirtualServer>();
+    m_vserver->SetAttribute("UnknownIsUp", BooleanValue(true));
+    m_vserver->SetAttribute("HashSeed", UintegerValue(m_hashSeed));
+    m_vserver->SetLbMethod("ROUNDROBIN");
+    SetName(m_name);
 }
 
 CrdLowerTierAppliance::~CrdLowerTierAppliance()
@@ -208,37 +213,40 @@ CrdLowerTierAppliance::~CrdLowerTierAppliance()
 // ---- configuration -------------------------------------------------------------------------
 
 void
+CrdLowerTierAppliance::SetName(std::string name)
+{
+    m_name = name;
+    m_vserver->Configure(name + "-caches", "HTTP", AdcIpAddress(), 0);
+}
+
+std::string
+CrdLowerTierAppliance::GetName() const
+{
+    return m_name;
+}
+
+void
 CrdLowerTierAppliance::SetCacheLbMethod(std::string name)
 {
+    // The lower tier offers four of the registry's methods: its own query names them.
     const std::string upper = AdcLbMethodRegistry::Resolve(name,
                                                            CacheMethods(),
                                                            "CrdLowerTierAppliance",
                                                            "CacheLbMethod");
-    Ptr<AdcLbMethod> lb = AdcLbMethodRegistry::Create(upper, AdcLbMethodRegistry::NETSCALER);
-    lb->SetHashSeed(m_hashSeed);
-    // Caches added before the method was chosen carry over, with their state.
-    for (uint32_t i = 0; m_lb && i < m_lb->GetNBackends(); ++i)
-    {
-        lb->AddBackend(m_lb->GetBackend(i));
-    }
-    m_lb = lb;
-    m_lbName = upper;
+    m_vserver->SetLbMethod(upper); // the bound caches carry over, in binding order
 }
 
 std::string
 CrdLowerTierAppliance::GetCacheLbMethod() const
 {
-    return m_lbName;
+    return m_vserver->GetLbMethodName();
 }
 
 void
 CrdLowerTierAppliance::SetHashSeed(uint64_t seed)
 {
     m_hashSeed = seed;
-    if (m_lb)
-    {
-        m_lb->SetHashSeed(seed);
-    }
+    m_vserver->SetHashSeed(seed); // the current method and those it makes later
 }
 
 uint64_t
@@ -269,24 +277,57 @@ CrdLowerTierAppliance::AddCacheServer(const std::string& name, Ipv4Address addre
                              "' port " + std::to_string(port) +
                              ": give a non-empty name and a port 1..65535");
     }
-    AdcBackend b;
-    b.name = name;
-    b.address = address;
-    b.port = port;
-    return m_lb->AddBackend(b);
+    Ptr<AdcService> service = CreateObject<AdcService>();
+    service->Configure(name, AdcIpAddress(address), "HTTP", port);
+    const uint32_t index = AddCacheServer(service);
+    m_created[index] = true;
+    return index;
 }
 
-void
-CrdLowerTierAppliance::SetCacheServerUp(uint32_t index, bool up)
+uint32_t
+CrdLowerTierAppliance::AddCacheServer(Ptr<AdcService> service)
 {
-    NS_LOG_FUNCTION(this << index << up);
-    m_lb->SetBackendUp(index, up);
+    const std::string who = "CrdLowerTierAppliance " + m_name + ": cache server ";
+    if (!service)
+    {
+        throw AdcConfigError(who + "service is null: give a configured AdcService");
+    }
+    NS_LOG_FUNCTION(this << service->GetName());
+    if (service->GetName().empty() || !service->GetAddress().IsV4() || service->GetPort() == 0)
+    {
+        throw AdcConfigError(who + "'" + service->GetName() + "' address " +
+                             service->GetAddress().ToString() + " port " +
+                             std::to_string(service->GetPort()) +
+                             ": give a non-empty name, an IPv4 address and a port 1..65535");
+    }
+    m_vserver->BindService(service); // throws when a service of that name is bound already
+    m_caches.push_back(service);
+    m_created.push_back(false);
+    return static_cast<uint32_t>(m_caches.size() - 1);
 }
 
 uint32_t
 CrdLowerTierAppliance::GetNCacheServers() const
 {
-    return m_lb->GetNBackends();
+    return static_cast<uint32_t>(m_caches.size());
+}
+
+Ptr<AdcService>
+CrdLowerTierAppliance::GetCacheService(uint32_t index) const
+{
+    if (index >= m_caches.size())
+    {
+        throw AdcConfigError("CrdLowerTierAppliance " + m_name + ": cache server index " +
+                             std::to_string(index) + " is out of range; allowed 0.." +
+                             std::to_string(static_cast<int64_t>(m_caches.size()) - 1));
+    }
+    return m_caches[index];
+}
+
+Ptr<AdcVirtualServer>
+CrdLowerTierAppliance::GetCacheVServer() const
+{
+    return m_vserver;
 }
 
 void
@@ -334,7 +375,7 @@ CrdLowerTierAppliance::GetOriginSource() const
 Ptr<AdcLbMethod>
 CrdLowerTierAppliance::GetCacheLb() const
 {
-    return m_lb;
+    return m_vserver->GetLbMethod();
 }
 
 void
@@ -386,7 +427,7 @@ CrdLowerTierAppliance::CheckConfig() const
         throw AdcConfigError(who + "Mip is unset (0.0.0.0) while CacheableRule is not NONE; "
                                    "set it to the appliance's address on the cache network");
     }
-    if (m_rule != NONE && m_lb->GetNBackends() == 0)
+    if (m_rule != NONE && m_caches.empty())
     {
         throw AdcConfigError(who + "zero cache servers: add one with AddCacheServer or set "
                                    "CacheableRule NONE");
@@ -400,14 +441,16 @@ CrdLowerTierAppliance::IsCachePeer(Ipv4Address peer) const
     {
         return m_cacheNet->second.IsMatch(peer, m_cacheNet->first);
     }
-    for (uint32_t i = 0; i < m_lb->GetNBackends(); ++i)
-    {
-        if (m_lb->GetBackend(i).address == AdcIpAddress(peer))
-        {
-            return true;
-        }
-    }
-    return false;
+    return std::any_of(m_caches.begin(), m_caches.end(), [peer](const Ptr<AdcService>& s) {
+        return s->GetAddress() == AdcIpAddress(peer);
+    });
+}
+
+int64_t
+CrdLowerTierAppliance::FindCache(const Ptr<AdcService>& service) const
+{
+    const auto it = std::find(m_caches.begin(), m_caches.end(), service);
+    return it == m_caches.end() ? -1 : it - m_caches.begin();
 }
 
 bool
@@ -490,7 +533,7 @@ CrdLowerTierAppliance::GetOpenBackendConnections() const
 int64_t
 CrdLowerTierAppliance::AssignStreams(int64_t stream)
 {
-    return m_lb->AssignStreams(stream);
+    return m_vserver->GetLbMethod()->AssignStreams(stream);
 }
 
 std::size_t
@@ -545,7 +588,19 @@ CrdLowerTierAppliance::DoDispose()
     m_cacheSource = nullptr;
     m_originSource = nullptr;
     m_routing = nullptr;
-    m_lb = nullptr;
+    // The vserver and the services this appliance made let go of what they listen to (the
+    // services' monitors may outlive them); services a caller made are the caller's.
+    m_vserver->Dispose();
+    m_vserver = nullptr;
+    for (std::size_t i = 0; i < m_caches.size(); ++i)
+    {
+        if (m_created[i])
+        {
+            m_caches[i]->Dispose();
+        }
+    }
+    m_caches.clear();
+    m_created.clear();
     Application::DoDispose();
 }
 
@@ -587,22 +642,24 @@ CrdLowerTierAppliance::Decide(const AdcProxyFront& front, const AdcHttpMessage& 
                               front.localPort,
                               AdcFlowKey::PROTO_TCP);
         ctx.url = url;
-        const int32_t index = m_lb->Select(ctx);
-        if (index >= 0)
+        const AdcSelection sel = m_vserver->Select(ctx, Simulator::Now());
+        if (sel.service)
         {
-            const auto i = static_cast<uint32_t>(index);
-            const AdcBackend& cache = m_lb->GetBackend(i);
-            m_decisionTrace(clientIp, url, "CACHE", cache.name);
+            const Ptr<AdcService>& cache = sel.service;
+            m_decisionTrace(clientIp, url, "CACHE", cache->GetName());
             ++m_cacheRequests;
-            m_lb->ConnectionOpened(i); // given back in Released
-            AdcProxyDecision d = AdcProxyDecision::Forward(cache.name,
-                                                           cache.address.GetIpv4(),
-                                                           cache.port,
+            AdcProxyDecision d = AdcProxyDecision::Forward(cache->GetName(),
+                                                           cache->GetAddress().GetIpv4(),
+                                                           cache->GetPort(),
                                                            m_cacheSource,
                                                            front.peerIp);
             // The appliance is the one the ISP trusts: its value replaces the request's.
             d.edits.push_back({m_clientIpHeader, clientIp});
-            d.tag = index;
+            d.tag = FindCache(cache);
+            if (d.tag >= 0)
+            {
+                m_vserver->ConnectionOpened(cache); // given back in Released
+            }
             return d;
         }
         target = "origin (no cache up)";
@@ -627,9 +684,9 @@ CrdLowerTierAppliance::ToOrigin(const AdcProxyFront& front, Ipv4Address clientIp
 void
 CrdLowerTierAppliance::Released(const AdcProxyDecision& decision)
 {
-    if (decision.tag >= 0 && m_lb)
+    if (decision.tag >= 0 && static_cast<std::size_t>(decision.tag) < m_caches.size())
     {
-        m_lb->ConnectionClosed(static_cast<uint32_t>(decision.tag));
+        m_vserver->ConnectionClosed(m_caches[decision.tag]);
     }
 }
 

@@ -14,7 +14,9 @@
 #include "ns3/adc-port-range.h"
 #include "ns3/adc-proxy-engine.h"
 #include "ns3/adc-proxy-policy.h"
+#include "ns3/adc-service.h"
 #include "ns3/adc-source-address-policy.h"
+#include "ns3/adc-virtual-server.h"
 #include "ns3/application.h"
 #include "ns3/attribute.h"
 #include "ns3/ipv4-address.h"
@@ -27,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -43,13 +46,28 @@ namespace ns3
  * node's sockets; the engine listens on ANY:ServicePort, so an accepted socket's local address
  * is the destination the client addressed (the origin).
  *
+ * The cache servers are NetScaler services (AdcService, service type HTTP) bound to the
+ * appliance's own LB virtual server, its "cache vserver" (GetCacheVServer(): an AdcVirtualServer
+ * named "<Name>-caches", non-addressable, service type HTTP, LB method "CacheLbMethod", hash
+ * seed "HashSeed", UnknownIsUp true). AddCacheServer creates a service and binds it, or binds a
+ * service the caller made; GetCacheService gives them back. Health monitors attach to the
+ * services, not to the appliance: `GetCacheService(i)->BindMonitor(monitor)` makes the monitor
+ * probe the service's address and port (AdcService::BindMonitor adds the target), and the
+ * service's state follows the monitor's verdicts. A cache is in rotation while its service is
+ * UP or UNKNOWN (a monitor that has not answered yet keeps it in use, as before services
+ * existed); a service that is DOWN (a bound monitor says so) or OUT OF SERVICE (`Disable()`)
+ * gets no new request. The monitor must run on the appliance's node (the topology helper
+ * installs one per appliance). Bind caches through AddCacheServer only: the cache vserver is
+ * exposed for its traces ("Selection" fires once per cacheable request), state and counters.
+ *
  * The policy (Decide), per request:
  * - Client connection (peer outside the cache network): "CacheableRule" decides CACHE or BYPASS
- *   ("Decision" trace). CACHE: a cache server is chosen by "CacheLbMethod" (no cache up: BYPASS,
- *   target "origin (no cache up)"); the request goes to it from the MAPPED_IP source "Mip" with
- *   "ClientIpHeader: <client IP>". BYPASS: to the original destination from the CLIENT_IP
- *   source (USIP: the client's address and a port from "PortRange"; exhausted: 503 and
- *   "PortExhausted"), with the same header.
+ *   ("Decision" trace). CACHE: the cache vserver selects a cache server (AdcVirtualServer::
+ *   Select; none in rotation: BYPASS, target "origin (no cache up)"); the request goes to it
+ *   from the MAPPED_IP source "Mip" with "ClientIpHeader: <client IP>", and the connection is
+ *   counted on the vserver and the service until it is released (LEASTCONNECTION reads it).
+ *   BYPASS: to the original destination from the CLIENT_IP source (USIP: the client's address
+ *   and a port from "PortRange"; exhausted: 503 and "PortExhausted"), with the same header.
  * - Cache-miss connection (peer inside the cache network, SetCacheNetwork, or equal to a cache
  *   server's address when no network is set): the client IP is taken from "ClientIpHeader"
  *   (missing or not an IPv4 address: 400 and "Drop" "missing-client-ip-header") and the request
@@ -142,24 +160,39 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     typedef void (*DropTracedCallback)(const std::string& reason);
 
     /**
-     * \brief Add a cache server (one service bound to the LB virtual server).
-     * \param name its name, unique and non-empty (the Decision target)
+     * \brief Add a cache server: a new AdcService (service type HTTP) bound to the cache
+     * vserver.
+     * \param name its name, unique and non-empty (the service's name, the Decision target)
      * \param address its address
      * \param port its port (1..65535)
-     * \return its index
+     * \return its index (GetCacheService)
+     * \throws AdcConfigError for an empty name, port 0 or a name already bound
      */
     uint32_t AddCacheServer(const std::string& name, Ipv4Address address, uint16_t port = 80);
 
     /**
-     * \brief Mark a cache server up or down (health monitors call it); a down cache gets no
-     * new requests.
-     * \param index the index AddCacheServer returned
-     * \param up the new state
+     * \brief Add a cache server the caller configured: bind \p service to the cache vserver.
+     * \param service a configured service with an IPv4 address and a port (1..65535); this
+     *        appliance's alone (a service is one back-end as one appliance sees it)
+     * \return its index (GetCacheService)
+     * \throws AdcConfigError for a null service, an address that is not IPv4, port 0 or a
+     *         name already bound
      */
-    void SetCacheServerUp(uint32_t index, bool up);
+    uint32_t AddCacheServer(Ptr<AdcService> service);
 
     /// \return the number of cache servers
     uint32_t GetNCacheServers() const;
+
+    /**
+     * \param index an index AddCacheServer returned
+     * \return the cache server's service (bind monitors to it; Disable() takes it out of
+     *         rotation)
+     * \throws AdcConfigError for an index out of range
+     */
+    Ptr<AdcService> GetCacheService(uint32_t index) const;
+
+    /// \return the cache vserver: the LB virtual server over the cache services
+    Ptr<AdcVirtualServer> GetCacheVServer() const;
 
     /**
      * \brief The network of the cache servers: connections from peers inside it are cache-miss
@@ -176,7 +209,8 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
 
     /// \return the allocator of "PortRange" (the USIP source policy's)
     Ptr<AdcPortAllocator> GetPortAllocator() const;
-    /// \return the cache load-balancing method (replaced when "CacheLbMethod" is set)
+    /// \return the cache vserver's LB method (replaced when "CacheLbMethod" is set); its
+    /// back-ends are the cache services in binding order
     Ptr<AdcLbMethod> GetCacheLb() const;
     /// \return the proxy engine (its other attributes may be set before the start)
     Ptr<AdcProxyEngine> GetProxyEngine() const;
@@ -238,6 +272,8 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     static constexpr uint32_t kCacheMiss = 1;
 
     // attribute accessors
+    void SetName(std::string name);
+    std::string GetName() const;
     void SetCacheLbMethod(std::string name);
     std::string GetCacheLbMethod() const;
     void SetHashSeed(uint64_t seed);
@@ -249,6 +285,8 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     void CheckConfig() const;
     /// \param peer an address \return true when it is a cache server's
     bool IsCachePeer(Ipv4Address peer) const;
+    /// \param service a service \return its index in m_caches, or -1
+    int64_t FindCache(const Ptr<AdcService>& service) const;
     /// \param head a request \return true when CacheableRule sends it to a cache
     bool IsCacheable(const AdcHttpMessage& head) const;
     /**
@@ -268,18 +306,19 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     std::string m_name;           //!< appliance name (Via, Server)
     uint16_t m_servicePort;       //!< port listened on
     std::string m_clientIpHeader; //!< header carrying the client IP
-    std::string m_lbName;         //!< CacheLbMethod
     CacheableRule m_rule;         //!< CacheableRule
     Ipv4Address m_mip;            //!< mapped IP on the cache network
     Time m_backendTimeout;        //!< backend connect and progress timeout
     uint64_t m_hashSeed;          //!< forwarded to the LB method
     bool m_reuse;                 //!< ServerConnectionReuse
 
-    Ptr<AdcPolicyRouting> m_routing;                            //!< the node's policy routing
-    Ptr<AdcProxyEngine> m_engine;                               //!< the proxy
-    Ptr<AdcSourceAddressPolicy> m_cacheSource;                  //!< MAPPED_IP (Mip)
-    Ptr<AdcSourceAddressPolicy> m_originSource;                 //!< CLIENT_IP (USIP, PortRange)
-    Ptr<AdcLbMethod> m_lb;                                      //!< cache load balancing
+    Ptr<AdcPolicyRouting> m_routing;            //!< the node's policy routing
+    Ptr<AdcProxyEngine> m_engine;               //!< the proxy
+    Ptr<AdcSourceAddressPolicy> m_cacheSource;  //!< MAPPED_IP (Mip)
+    Ptr<AdcSourceAddressPolicy> m_originSource; //!< CLIENT_IP (USIP, PortRange)
+    Ptr<AdcVirtualServer> m_vserver;            //!< the cache vserver
+    std::vector<Ptr<AdcService>> m_caches;      //!< cache services, by index
+    std::vector<bool> m_created; //!< per cache: made by AddCacheServer (disposed with it)
     std::optional<std::pair<Ipv4Address, Ipv4Mask>> m_cacheNet; //!< the cache network
     bool m_disposing;                                           //!< in DoDispose
 

@@ -390,6 +390,13 @@ AdcService::IsUp() const
 }
 
 bool
+AdcService::IsUp(bool unknownIsUp) const
+{
+    const State state = GetState();
+    return state == State::UP || (unknownIsUp && state == State::UNKNOWN);
+}
+
+bool
 AdcService::HasCapacity() const
 {
     return m_maxClient == 0 || m_currentConnections < m_maxClient;

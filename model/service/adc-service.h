@@ -188,6 +188,11 @@ class AdcService : public Object
     State GetState() const;
     /// \return true when GetState() is UP
     bool IsUp() const;
+    /**
+     * \param unknownIsUp whether UNKNOWN (monitors bound, not all answered yet) takes traffic
+     * \return true when GetState() is UP, or UNKNOWN and \p unknownIsUp
+     */
+    bool IsUp(bool unknownIsUp) const;
     /// \return true when a new connection fits under "MaxClient"
     bool HasCapacity() const;
 

@@ -6,6 +6,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method-registry.h"
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -86,8 +87,16 @@ AdcVirtualServer::GetTypeId()
             .AddAttribute("HashSeed",
                           "Seed of the LB method's hashes (AdcLbMethod's HashSeed).",
                           UintegerValue(kDefaultHashSeed),
-                          MakeUintegerAccessor(&AdcVirtualServer::m_hashSeed),
+                          MakeUintegerAccessor(&AdcVirtualServer::SetHashSeed,
+                                               &AdcVirtualServer::GetHashSeed),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("UnknownIsUp",
+                          "Whether a service whose bound monitors have not all answered yet "
+                          "(UNKNOWN) receives traffic, as the appliances that keep a back-end in "
+                          "use until a monitor says DOWN (the CRD lower tier, ILB) do.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&AdcVirtualServer::m_unknownIsUp),
+                          MakeBooleanChecker())
             .AddAttribute("LbMethod",
                           "The LB method, by NetScaler name (-lbMethod; NetScaler's default is "
                           "LEASTCONNECTION).",
@@ -223,6 +232,22 @@ AdcVirtualServer::SetLbMethod(const std::string& name)
     }
     m_lb = lb;
     m_lbMethodName = canonical;
+}
+
+void
+AdcVirtualServer::SetHashSeed(uint64_t seed)
+{
+    m_hashSeed = seed;
+    if (m_lb)
+    {
+        m_lb->SetHashSeed(seed);
+    }
+}
+
+uint64_t
+AdcVirtualServer::GetHashSeed() const
+{
+    return m_hashSeed;
 }
 
 std::string
@@ -548,7 +573,7 @@ AdcVirtualServer::GetState() const
     }
     for (const Member& m : m_members)
     {
-        if (m.bound && m.service->IsUp())
+        if (m.bound && m.service->IsUp(m_unknownIsUp))
         {
             return State::UP;
         }
@@ -619,7 +644,8 @@ AdcVirtualServer::SyncBackends()
     for (std::size_t i = 0; i < m_members.size(); ++i)
     {
         const Member& m = m_members[i];
-        m_lb->SetBackendUp(i, m.bound && m.service->IsUp() && m.service->HasCapacity());
+        m_lb->SetBackendUp(i,
+                           m.bound && m.service->IsUp(m_unknownIsUp) && m.service->HasCapacity());
     }
 }
 

@@ -176,6 +176,10 @@ class AdcVirtualServer : public Object
 
     /// \param name a NetScaler method name (any case) \throws AdcConfigError listing them
     void SetLbMethod(const std::string& name);
+    /// \param seed the seed of the LB method's hashes ("HashSeed"; reseeds the method in place)
+    void SetHashSeed(uint64_t seed);
+    /// \return "HashSeed"
+    uint64_t GetHashSeed() const;
     /// \return the LB method's canonical name
     std::string GetLbMethodName() const;
     /// \return the LB method (its back-ends are the bound services, in binding order)
@@ -331,6 +335,7 @@ class AdcVirtualServer : public Object
     std::string m_lbMethodName;                                 //!< "LbMethod" (canonical)
     Ptr<AdcLbMethod> m_lb;                                      //!< the LB method
     uint64_t m_hashSeed;                                        //!< "HashSeed"
+    bool m_unknownIsUp{false};                                  //!< "UnknownIsUp"
     AdcPersistenceType m_persistence{AdcPersistenceType::NONE}; //!< "PersistenceType"
     uint32_t m_timeout{2};                                      //!< "Timeout" (minutes)
     Ptr<AdcPersistenceTable> m_table;                           //!< persistence entries
