@@ -62,17 +62,6 @@ ServerDown(Ptr<Node> node)
     }
 }
 
-/// Health monitor callback: the server follows its state in the rule.
-void
-FollowServer(Ptr<IlbAppliance> ilb,
-             uint32_t rule,
-             uint32_t index,
-             AdcHealthMonitor::State,
-             AdcHealthMonitor::State now)
-{
-    ilb->SetServerUp(rule, index, now != AdcHealthMonitor::State::DOWN);
-}
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -244,9 +233,9 @@ IlbHelper::GetTypeId()
                           MakeBooleanAccessor(&IlbHelper::m_installIlb),
                           MakeBooleanChecker())
             .AddAttribute("HealthCheck",
-                          "The ILB's health check of the servers, wired to "
-                          "IlbAppliance::SetServerUp: NONE, PING, TCP (connect to the server "
-                          "port) or UDP (a datagram to it).",
+                          "The ILB's health check of the servers, bound to each server's "
+                          "service (IlbAppliance::GetServerService): NONE, PING, TCP (connect "
+                          "to the server port) or UDP (a datagram to it).",
                           EnumValue(IlbHelper::HC_NONE),
                           MakeEnumAccessor(&IlbHelper::m_healthCheck),
                           MakeEnumChecker(IlbHelper::HC_NONE,
@@ -678,12 +667,13 @@ IlbHelper::InstallHealthCheck(IlbTopology& t) const
     m->SetAttribute("ResponseTimeout", TimeValue(m_hcTimeout));
     m->SetAttribute("Retries", UintegerValue(m_hcRetries));
     m->SetAttribute("DownTime", TimeValue(m_hcInterval));
+    // Each server's service binds the monitor, which makes the server a target of it (in
+    // server order, named after the server): the service's health is the monitor's verdict.
     for (uint32_t i = 0; i < m_numServers; ++i)
     {
-        m->AddTarget(t.serverAddresses[i], t.serverPort, t.serverNames[i]);
+        t.appliance->GetServerService(t.rule, i)->BindMonitor(m);
     }
     m->Validate();
-    m->SetStateChangeCallback(MakeBoundCallback(&FollowServer, t.appliance, t.rule));
     m->SetStartTime(Seconds(0));
     t.ilb->AddApplication(m);
     t.monitor = m;

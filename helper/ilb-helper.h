@@ -63,7 +63,7 @@ class IlbHelper : public Object
         UDP = 17 //!< UDP
     };
 
-    /// The health check wired to IlbAppliance::SetServerUp.
+    /// The health check: one AdcHealthMonitor bound to every server's AdcService.
     enum HealthCheck
     {
         HC_NONE, //!< no health check: every server is always up

@@ -201,7 +201,8 @@ def from_tests():
             seeds["http"].append(lit)
             seeds["http-stream"].append(stream_input(lit))
     for lit in test_literals(["adc-port-range-test.cc", "crd-lower-tier-test.cc",
-                              "crd-flows-test.cc", "ilb-appliance-test.cc"]):
+                              "crd-flows-test.cc", "ilb-appliance-test.cc", "ilb-appliance-nat-test.cc",
+                              "ilb-appliance-service-test.cc"]):
         if re.fullmatch(rb"[ 0-9+\-][ 0-9a-z+\-]{0,23}", lit) and re.search(rb"[0-9]", lit):
             seeds["port-range"].append(lit)
     for lit in test_literals(["crd-lower-tier-test.cc", "crd-cache-server-test.cc",
@@ -211,8 +212,9 @@ def from_tests():
         elif re.fullmatch(rb"[A-Za-z][A-Za-z0-9-]*-(For|IP|Ip)", lit):
             seeds["client-ip"].append(lit)
     for lit in test_literals(["adc-lb-method-test.cc", "adc-persistence-table-test.cc",
-                              "adc-policy-routing-test.cc", "ilb-appliance-test.cc",
-                              "crd-lower-tier-test.cc"]):
+                              "adc-policy-routing-test.cc", "adc-policy-routing-local-test.cc",
+                              "ilb-appliance-test.cc", "ilb-appliance-nat-test.cc",
+                              "ilb-appliance-service-test.cc", "crd-lower-tier-test.cc"]):
         if re.fullmatch(rb"[A-Za-z][A-Za-z_/,\-]{1,39}", lit) and (
                 lit.upper() == lit or lit.startswith(b"hash-") or b"," in lit):
             seeds["method-name"].append(lit)

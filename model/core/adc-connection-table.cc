@@ -83,28 +83,14 @@ AdcConnectionTable::~AdcConnectionTable()
     NS_LOG_FUNCTION(this);
 }
 
-AdcConnectionTable::LruClass
-AdcConnectionTable::ClassOf(uint8_t protocol)
-{
-    switch (protocol)
-    {
-    case AdcFlowKey::PROTO_TCP:
-        return LRU_TCP;
-    case AdcFlowKey::PROTO_UDP:
-        return LRU_UDP;
-    default:
-        return LRU_OTHER;
-    }
-}
-
 Time
 AdcConnectionTable::TimeoutOf(LruClass c) const
 {
     switch (c)
     {
-    case LRU_TCP:
+    case AdcTimeoutClass::TCP:
         return m_tcpTimeout;
-    case LRU_UDP:
+    case AdcTimeoutClass::UDP:
         return m_udpTimeout;
     default:
         return m_otherTimeout;
@@ -114,7 +100,7 @@ AdcConnectionTable::TimeoutOf(LruClass c) const
 Time
 AdcConnectionTable::GetIdleTimeout(uint8_t protocol) const
 {
-    return TimeoutOf(ClassOf(protocol));
+    return TimeoutOf(AdcTimeoutClass::Of(protocol));
 }
 
 void
@@ -127,7 +113,7 @@ AdcConnectionTable::Erase(List::iterator it)
     {
         m_backendCount.erase(count);
     }
-    m_lru[ClassOf(it->original.protocol)].erase(it);
+    m_lru[AdcTimeoutClass::Of(it->original.protocol)].erase(it);
 }
 
 void
@@ -139,7 +125,7 @@ AdcConnectionTable::Purge(Time now)
     {
         int best = -1;
         Time bestExpiry;
-        for (int c = 0; c < LRU_COUNT; ++c)
+        for (int c = 0; c < AdcTimeoutClass::COUNT; ++c)
         {
             if (m_lru[c].empty())
             {
@@ -175,7 +161,7 @@ AdcConnectionTable::Lookup(const Index& index, const AdcFlowKey& k, Time now)
     }
     List::iterator it = found->second;
     it->lastSeen = now;
-    List& list = m_lru[ClassOf(it->original.protocol)];
+    List& list = m_lru[AdcTimeoutClass::Of(it->original.protocol)];
     list.splice(list.end(), list, it); // most recently seen goes to the back
     return &*it;
 }
@@ -218,7 +204,7 @@ AdcConnectionTable::Insert(const AdcFlowKey& original,
         m_overflowTrace(original);
         return nullptr;
     }
-    List& list = m_lru[ClassOf(original.protocol)];
+    List& list = m_lru[AdcTimeoutClass::Of(original.protocol)];
     auto it = list.insert(list.end(), Entry{original, translated, backend, now});
     m_byOriginal.emplace(original, it);
     m_byReply.emplace(reply, it);

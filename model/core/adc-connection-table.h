@@ -10,6 +10,7 @@
 #define ADC_CONNECTION_TABLE_H
 
 #include "adc-flow-key.h"
+#include "adc-timeout-class.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -149,20 +150,11 @@ class AdcConnectionTable : public Object
     uint64_t GetCollisionCount() const;
 
   private:
-    /// LRU list classes
-    enum LruClass : uint8_t
-    {
-        LRU_TCP = 0,
-        LRU_UDP = 1,
-        LRU_OTHER = 2,
-        LRU_COUNT = 3
-    };
+    using LruClass = AdcTimeoutClass::Value; //!< LRU list classes
 
     using List = std::list<Entry>;
     using Index = std::unordered_map<AdcFlowKey, List::iterator, AdcFlowKeyHasher>;
 
-    /// \param protocol IP protocol number \return its LRU class
-    static LruClass ClassOf(uint8_t protocol);
     /// \param c LRU class \return its idle timeout
     Time TimeoutOf(LruClass c) const;
     /// \param index the index to search \param k key \param now time \return entry or nullptr
@@ -175,7 +167,7 @@ class AdcConnectionTable : public Object
     Time m_otherTimeout;   //!< "OtherIdleTimeout"
     uint32_t m_maxEntries; //!< "MaxEntries"
 
-    std::array<List, LRU_COUNT> m_lru;                     //!< entries, oldest first
+    std::array<List, AdcTimeoutClass::COUNT> m_lru;        //!< entries, oldest first
     Index m_byOriginal;                                    //!< original key -> entry
     Index m_byReply;                                       //!< reply key -> entry
     std::unordered_map<uint32_t, uint32_t> m_backendCount; //!< entries per back-end

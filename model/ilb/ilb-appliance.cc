@@ -8,7 +8,6 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method-registry.h"
-#include "ns3/adc-lb-method.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -51,7 +50,7 @@ IlbAppliance::GetTypeId()
                 "Per-device seed of the hash algorithms (hash-ip, hash-ip-port, "
                 "hash-ip-vip): two ILBs with different seeds map clients independently.",
                 UintegerValue(DEFAULT_HASH_SEED),
-                MakeUintegerAccessor(&IlbAppliance::SetHashSeed, &IlbAppliance::GetHashSeed),
+                MakeUintegerAccessor(&AdcDatapath::SetHashSeed, &AdcDatapath::GetHashSeed),
                 MakeUintegerChecker<uint64_t>())
             .AddAttribute("MaxConnections",
                           "Maximum number of connection (NAT) entries of all rules; 0 = "
@@ -104,7 +103,6 @@ IlbAppliance::GetTypeId()
 
 IlbAppliance::IlbAppliance()
     : m_conns(Create<IlbConnectionStore>()),
-      m_hashSeed(DEFAULT_HASH_SEED),
       m_maxConnections(DEFAULT_MAX_CONNECTIONS),
       m_tcpTimeWait(Seconds(2))
 {
@@ -126,12 +124,19 @@ void
 IlbAppliance::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (RuleState& r : m_rules)
+    for (uint32_t i = 0; i < m_rules.size(); ++i)
     {
-        for (ServerState& s : r.servers)
+        RuleState& r = m_rules[i];
+        for (uint32_t k = 0; k < r.servers.size(); ++k)
         {
+            ServerState& s = r.servers[k];
             s.drainEvent.Cancel();
+            s.service->TraceDisconnect("StateChange",
+                                       std::to_string(i) + " " + std::to_string(k),
+                                       MakeCallback(&IlbAppliance::ServiceStateChanged, this));
+            s.service->Dispose();
         }
+        r.vserver->Dispose();
     }
     m_rules.clear();
     m_ruleSet.Clear();
@@ -156,30 +161,12 @@ IlbAppliance::AddRule(const IlbRule& rule)
     const uint32_t index = m_ruleSet.Add(rule, GetAlgorithmNames());
     const IlbRule& stored = m_ruleSet.Get(index);
     RuleState st;
-    const bool equalWeights = std::all_of(rule.servers.begin(),
-                                          rule.servers.end(),
-                                          [](const IlbServer& s) { return s.weight == 1; });
-    // roundrobin with weights becomes smooth weighted round robin (plain with equal weights).
-    const std::string method = stored.algorithm == "roundrobin"
-                                   ? (equalWeights ? "ROUNDROBIN" : "WEIGHTEDROUNDROBIN")
-                                   : stored.algorithm;
-    st.lb = AdcLbMethod::Create(method);
-    st.lb->SetHashSeed(m_hashSeed);
-    for (const IlbServer& s : stored.servers)
-    {
-        AdcBackend b;
-        b.name = s.name;
-        b.address = s.address;
-        b.port = s.port;
-        b.weight = s.weight;
-        st.lb->AddBackend(b);
-    }
+    MakeServices(stored, index, st);
     st.sticky = CreateObject<AdcPersistenceTable>();
     if (stored.persistTimeout.IsStrictlyPositive())
     {
         st.sticky->SetAttribute("Timeout", TimeValue(stored.persistTimeout));
     }
-    st.servers.resize(stored.servers.size());
     st.natTimeout = stored.natTimeout.IsStrictlyPositive()
                         ? stored.natTimeout
                         : IlbConnectionStore::GetDefaultNatTimeout(stored.protocol);
@@ -242,87 +229,6 @@ IlbAppliance::CheckIndex(uint32_t rule, uint32_t server, const char* what) const
                              std::to_string(server) + " is out of range (" +
                              std::to_string(m_rules[rule].servers.size()) + " servers)");
     }
-}
-
-bool
-IlbAppliance::IsAvailable(uint32_t rule, uint32_t server) const
-{
-    const ServerState& s = m_rules[rule].servers[server];
-    return s.up && s.enabled;
-}
-
-void
-IlbAppliance::UpdateAvailability(uint32_t rule, uint32_t server)
-{
-    m_rules[rule].lb->SetBackendUp(server, IsAvailable(rule, server));
-}
-
-void
-IlbAppliance::SetServerUp(uint32_t rule, uint32_t server, bool up)
-{
-    NS_LOG_FUNCTION(this << rule << server << up);
-    CheckIndex(rule, server, "SetServerUp");
-    m_rules[rule].servers[server].up = up;
-    UpdateAvailability(rule, server);
-}
-
-void
-IlbAppliance::SetServerEnabled(uint32_t rule, uint32_t server, bool enabled)
-{
-    NS_LOG_FUNCTION(this << rule << server << enabled);
-    CheckIndex(rule, server, "SetServerEnabled");
-    ServerState& s = m_rules[rule].servers[server];
-    if (s.enabled == enabled)
-    {
-        return;
-    }
-    s.enabled = enabled;
-    ++s.drainGen;
-    s.drainEvent.Cancel();
-    UpdateAvailability(rule, server);
-    const Time drain = Rule(rule).connDrainTimeout;
-    if (!enabled && drain.IsStrictlyPositive())
-    {
-        s.drainEvent = Simulator::Schedule(drain,
-                                           &IlbAppliance::DrainDeadline,
-                                           Ptr<IlbAppliance>(this),
-                                           rule,
-                                           server,
-                                           s.drainGen);
-    }
-}
-
-void
-IlbAppliance::DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen)
-{
-    if (rule >= m_rules.size())
-    {
-        return; // disposed
-    }
-    RuleState& r = m_rules[rule];
-    ServerState& s = r.servers[server];
-    if (s.enabled || s.drainGen != gen)
-    {
-        return;
-    }
-    const uint32_t n = m_conns->RemoveServer(rule, server);
-    NS_LOG_LOGIC("rule " << Rule(rule).name << " server " << server << ": drained " << n);
-    s.counters.drained += n;
-    r.counters.drained += n;
-}
-
-bool
-IlbAppliance::IsServerUp(uint32_t rule, uint32_t server) const
-{
-    CheckIndex(rule, server, "IsServerUp");
-    return m_rules[rule].servers[server].up;
-}
-
-bool
-IlbAppliance::IsServerEnabled(uint32_t rule, uint32_t server) const
-{
-    CheckIndex(rule, server, "IsServerEnabled");
-    return m_rules[rule].servers[server].enabled;
 }
 
 IlbAppliance::Counters
@@ -400,22 +306,6 @@ IlbAppliance::GetNatPortAllocator(const AdcIpAddress& address) const
 }
 
 void
-IlbAppliance::SetHashSeed(uint64_t seed)
-{
-    m_hashSeed = seed;
-    for (RuleState& r : m_rules)
-    {
-        r.lb->SetHashSeed(seed);
-    }
-}
-
-uint64_t
-IlbAppliance::GetHashSeed() const
-{
-    return m_hashSeed;
-}
-
-void
 IlbAppliance::SetMaxConnections(uint32_t n)
 {
     m_maxConnections = n;
@@ -456,7 +346,7 @@ IlbAppliance::Print(std::ostream& os) const
         {
             const IlbServer& srv = rule.servers[s];
             os << "   " << srv.name << " " << srv.address << ":" << srv.port
-               << (r.servers[s].up ? " up" : " down") << (r.servers[s].enabled ? "" : " disabled")
+               << (IsServerUp(i, s) ? " up" : " down") << (IsServerEnabled(i, s) ? "" : " disabled")
                << " active=" << GetActiveConnections(i, s) << "\n";
         }
     }
@@ -555,7 +445,7 @@ IlbAppliance::ProcessRequest(const Conn& c, const AdcIngress& in, AdcEgress& egr
     const uint32_t server = c.server;
     const IlbRule& r = Rule(rule);
     m_ruleMatchTrace(r.name, in.flow);
-    if (!m_rules[rule].servers[server].up)
+    if (!IsServerUp(rule, server))
     {
         m_conns->Remove(c.original);
         Drop(static_cast<int32_t>(rule), static_cast<int32_t>(server), in.packet, "server-down");
@@ -580,7 +470,7 @@ IlbAppliance::ProcessResponse(const Conn& c, const AdcIngress& in, AdcEgress& eg
 {
     const uint32_t rule = c.rule;
     const uint32_t server = c.server;
-    if (!m_rules[rule].servers[server].up)
+    if (!IsServerUp(rule, server))
     {
         m_conns->Remove(c.original);
         Drop(static_cast<int32_t>(rule), static_cast<int32_t>(server), in.packet, "server-down");
@@ -622,7 +512,8 @@ IlbAppliance::ChooseServer(uint32_t rule, const AdcFlowKey& flow, Time now)
     }
     AdcLbContext ctx;
     ctx.flow = flow;
-    const int32_t server = r.lb->Select(ctx);
+    const AdcSelection sel = r.vserver->Select(ctx, now);
+    const int32_t server = sel.service ? FindServer(rule, sel.service) : -1;
     if (server >= 0 && key)
     {
         r.sticky->Insert(*key, static_cast<uint32_t>(server), now, config.persistTimeout);

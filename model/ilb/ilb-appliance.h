@@ -20,6 +20,8 @@
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-persistence-table.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/adc-service.h"
+#include "ns3/adc-virtual-server.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -35,8 +37,6 @@
 namespace ns3
 {
 
-class AdcLbMethod;
-
 /**
  * \ingroup adc
  * \brief The Integrated Load Balancer of one node: rules, NAT table, decisions, counters.
@@ -46,7 +46,8 @@ class AdcLbMethod;
  * - A TCP/UDP packet to a rule's VIP, protocol and port range is a request ("RuleMatch"
  *   fires for each). A new flow (TCP: a SYN without ACK; UDP: any datagram) gets a server:
  *   the sticky entry of its source prefix when that server is up and enabled, else the
- *   rule's algorithm over the up and enabled servers ("ServerChosen", once per new flow).
+ *   rule's algorithm over the up and enabled servers, chosen by the rule's virtual server
+ *   (below) ("ServerChosen", once per new flow).
  *   Existing flows (the connection table, 5-tuple) keep their server.
  * - DSR: the packet is forwarded unchanged with the server's address as next hop (only the
  *   destination MAC changes). HALF_NAT: destination rewritten to the server's address:port.
@@ -70,6 +71,33 @@ class AdcLbMethod;
  * malformed-transport-header, fragment-unsupported, no-connection, no-server-up, server-down,
  * nat-ports-exhausted, connection-table-full, reply-key-collision, bad-checksum, no-route,
  * server-not-on-link.
+ *
+ * Services and virtual servers (the shared object model, model/service/):
+ * - each server of a rule is an AdcService (GetServerService(rule, i)): name, address, port
+ *   (0, "the port the client addressed", is service type ANY with port "*"; otherwise TCP or
+ *   UDP as the rule), weight (1..100). Its admin state is the server's enable-server /
+ *   disable-server state (SetServerEnabled sets it; Enable()/Disable() on the service do the
+ *   same); its health is what its bound AdcHealthMonitor objects say (AdcService::BindMonitor;
+ *   IlbHelper binds its health check so). The ILB follows every service's "StateChange": a
+ *   service going OUT OF SERVICE takes no new flows and drains its connections (cut after the
+ *   rule's connDrainTimeout when > 0); a DOWN service takes no new flows and loses its
+ *   connections at their next packet ("server-down"). UNKNOWN (monitors bound, not all
+ *   answered) counts as up, as ILB uses a server until a health check fails.
+ * - each rule selects through its own AdcVirtualServer (GetRuleVServer(rule)): named after
+ *   the rule, the rule's VIP, protocol as service type, port (0 = "*" for a port range), the
+ *   rule's services bound in server order, LB method from AdcLbMethodRegistry (the ilbadm name's
+ *   NetScaler method; roundrobin with unequal weights is WEIGHTEDROUNDROBIN), the appliance's
+ *   hash seed ("HashSeed": AdcDatapath::SetHashSeed reseeds every rule's method), "UnknownIsUp"
+ * true, persistence NONE. Its "Selection" trace fires for every new flow the sticky table does not
+ * decide.
+ * - ILB's own parts stay in the rule and the appliance: port ranges (IlbRuleSet matches them),
+ *   sticky sessions by masked source prefix (pmask) with a timeout in seconds (the rule's
+ *   AdcPersistenceTable, GetPersistenceTable), the three topologies and NAT, connection
+ *   tracking, connDrainTimeout and the NAT timeouts.
+ * - SetServerUp is a health report from outside the bound monitors (a test, an external
+ *   checker): while reported down the server's service is unbound from the rule's virtual
+ *   server (bound again, at the same back-end index, when reported up), and its connections
+ *   are treated as those of a DOWN service.
  *
  * The model is deterministic and uses no random variables.
  */
@@ -145,10 +173,10 @@ class IlbAppliance : public AdcDatapath
      * \return its index
      * \throws AdcConfigError naming the rule and the field: empty or duplicate name, no VIP,
      * protocol not 6/17, invalid port range, a VIP port range overlapping another rule's on
-     * the same VIP and protocol, no servers, a server of another family or with weight 0 or
-     * a duplicate name, a VIP equal to a server address (this or another rule), an unknown
-     * algorithm (lists the four), stickyPrefix longer than the address, a negative timeout,
-     * and for FULL_NAT: NAT range unset, of another family, inverted, larger than 256
+     * the same VIP and protocol, no servers, a server of another family or with a weight
+     * outside 1..100 or a duplicate name, a VIP equal to a server address (this or another rule),
+     * an unknown algorithm (lists the four), stickyPrefix longer than the address, a negative
+     * timeout, and for FULL_NAT: NAT range unset, of another family, inverted, larger than 256
      * addresses, holding a VIP or server address, invalid natPorts, or a NAT address shared
      * with another rule that has different natPorts
      */
@@ -164,8 +192,10 @@ class IlbAppliance : public AdcDatapath
     int32_t FindRule(const std::string& name) const;
 
     /**
-     * \brief Health-check result: a down server gets no new connections, and its existing
-     * connections are removed at their next packet (dropped, "server-down").
+     * \brief Health-check result reported directly (not by a monitor bound to the server's
+     * service): a down server gets no new connections (its service is unbound from the rule's
+     * virtual server), and its existing connections are removed at their next packet
+     * (dropped, "server-down"), as when a bound monitor says DOWN.
      * \param rule rule index
      * \param server server index in the rule
      * \param up new state
@@ -173,7 +203,9 @@ class IlbAppliance : public AdcDatapath
     void SetServerUp(uint32_t rule, uint32_t server, bool up);
 
     /**
-     * \brief Administrative enable/disable. A disabled server gets no new connections; its
+     * \brief Administrative enable/disable (ilbadm enable-server / disable-server): sets the
+     * admin state of the server's service, which is the same as calling Enable() or Disable()
+     * on GetServerService(rule, server). A disabled server gets no new connections; its
      * existing ones continue (connection draining) until they end or idle out, or, when the
      * rule's connDrainTimeout > 0, until that time after the disable, when they are removed
      * and counted as drained. Enabling again cancels the pending cut.
@@ -183,10 +215,25 @@ class IlbAppliance : public AdcDatapath
      */
     void SetServerEnabled(uint32_t rule, uint32_t server, bool enabled);
 
-    /// \param rule rule index \param server server index \return the health state
+    /**
+     * \param rule rule index
+     * \param server server index
+     * \return the health state: reported up (SetServerUp) and the service's health from its
+     * monitors not DOWN
+     */
     bool IsServerUp(uint32_t rule, uint32_t server) const;
-    /// \param rule rule index \param server server index \return the administrative state
+    /// \param rule rule index \param server server index \return the service's admin state
     bool IsServerEnabled(uint32_t rule, uint32_t server) const;
+
+    /**
+     * \param rule rule index
+     * \param server server index
+     * \return the server's service (admin state, monitors, "StateChange")
+     */
+    Ptr<AdcService> GetServerService(uint32_t rule, uint32_t server) const;
+
+    /// \param rule rule index \return the virtual server the rule's new flows select through
+    Ptr<AdcVirtualServer> GetRuleVServer(uint32_t rule) const;
 
     /// \param rule rule index \return the rule's counters
     Counters GetRuleCounters(uint32_t rule) const;
@@ -213,11 +260,6 @@ class IlbAppliance : public AdcDatapath
     Ptr<AdcPersistenceTable> GetPersistenceTable(uint32_t rule) const;
     /// \param address a NAT source address \return its port allocator, or null when unknown
     Ptr<AdcPortAllocator> GetNatPortAllocator(const AdcIpAddress& address) const;
-
-    /// \param seed per-device hash seed of the hash algorithms (attribute "HashSeed")
-    void SetHashSeed(uint64_t seed);
-    /// \return the hash seed
-    uint64_t GetHashSeed() const;
 
     /// \param n maximum connection entries, 0 = unlimited (attribute "MaxConnections")
     void SetMaxConnections(uint32_t n);
@@ -258,17 +300,18 @@ class IlbAppliance : public AdcDatapath
     /// One server's run-time state.
     struct ServerState
     {
-        bool up{true};        //!< health
-        bool enabled{true};   //!< administrative state
-        uint64_t drainGen{0}; //!< bumps at every state change (stale cuts do nothing)
-        EventId drainEvent;   //!< pending connDrainTimeout cut
-        Counters counters;    //!< counters
+        Ptr<AdcService> service; //!< the server as a service (admin state, health)
+        bool reportedUp{true};   //!< SetServerUp's report
+        bool enabled{true};      //!< the service's admin state as last handled (drain edges)
+        uint64_t drainGen{0};    //!< bumps at every admin change (stale cuts do nothing)
+        EventId drainEvent;      //!< pending connDrainTimeout cut
+        Counters counters;       //!< counters
     };
 
     /// One rule's run-time state (the rule itself is in m_ruleSet, same index).
     struct RuleState
     {
-        Ptr<AdcLbMethod> lb;              //!< the algorithm
+        Ptr<AdcVirtualServer> vserver;    //!< selects among the servers' services
         Ptr<AdcPersistenceTable> sticky;  //!< sticky table
         std::vector<ServerState> servers; //!< per server
         Counters counters;                //!< rule counters
@@ -281,8 +324,27 @@ class IlbAppliance : public AdcDatapath
     const IlbRule& Rule(uint32_t i) const;
     /// \param rule rule index \param server server index \param what operation (errors)
     void CheckIndex(uint32_t rule, uint32_t server, const char* what) const;
-    /// \param rule rule index \param server server index: tell the algorithm
-    void UpdateAvailability(uint32_t rule, uint32_t server);
+    /**
+     * \brief Make the services and the virtual server of a stored rule.
+     * \param rule the rule as stored
+     * \param index its index
+     * \param st its run-time state (filled)
+     */
+    void MakeServices(const IlbRule& rule, uint32_t index, RuleState& st);
+    /**
+     * \brief A server's service changed state ("StateChange"): start or cancel draining when
+     * its admin state changed.
+     * \param context "<rule> <server>"
+     * \param name the service's name
+     * \param oldState its state before
+     * \param newState its state now
+     */
+    void ServiceStateChanged(std::string context,
+                             const std::string& name,
+                             AdcService::State oldState,
+                             AdcService::State newState);
+    /// \param rule rule index \param service a service \return its server index, or -1
+    int32_t FindServer(uint32_t rule, const Ptr<AdcService>& service) const;
 
     /// Request of an existing connection. \return true (claimed)
     bool ProcessRequest(const Conn& c, const AdcIngress& in, AdcEgress& egress);
@@ -341,7 +403,6 @@ class IlbAppliance : public AdcDatapath
     std::vector<RuleState> m_rules;                           //!< their run-time state
     std::map<AdcIpAddress, Ptr<AdcPortAllocator>> m_natPorts; //!< NAT address -> ports
     Ptr<IlbConnectionStore> m_conns;                          //!< the connections
-    uint64_t m_hashSeed;                                      //!< "HashSeed"
     uint32_t m_maxConnections;                                //!< "MaxConnections"
     Time m_tcpTimeWait;                                       //!< "TcpTimeWait"
 

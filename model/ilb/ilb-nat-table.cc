@@ -25,6 +25,13 @@ constexpr uint32_t kInitialSlots = 16; //!< slots of each index when first used
 // Maximum index load: slots * kLoadNum / kLoadDen entries (80 %).
 constexpr uint64_t kLoadNum = 4;
 constexpr uint64_t kLoadDen = 5;
+
+/// \return the 5-tuple of a record's packed addresses and ports
+AdcFlowKey
+FlowKeyOf(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort, uint8_t protocol)
+{
+    return AdcFlowKey(Ipv4Address(src), Ipv4Address(dst), srcPort, dstPort, protocol);
+}
 } // namespace
 
 TypeId
@@ -121,16 +128,12 @@ IlbNatTable::HashOf(const Key& k) const
     return AdcHash::Mix(AdcHash::Mix(addrs ^ m_seed) ^ rest);
 }
 
-IlbNatTable::LruClass
-IlbNatTable::ClassOf(uint8_t protocol)
-{
-    return protocol == 6 ? LRU_TCP : protocol == 17 ? LRU_UDP : LRU_OTHER;
-}
-
 uint64_t
 IlbNatTable::TimeoutTicks(LruClass c) const
 {
-    const Time t = c == LRU_TCP ? m_tcpTimeout : c == LRU_UDP ? m_udpTimeout : m_otherTimeout;
+    const Time t = c == AdcTimeoutClass::TCP   ? m_tcpTimeout
+                   : c == AdcTimeoutClass::UDP ? m_udpTimeout
+                                               : m_otherTimeout;
     const int64_t ns = t.GetNanoSeconds();
     return static_cast<uint64_t>((ns + 999999) / 1000000); // rounded up
 }
@@ -150,8 +153,10 @@ IlbNatTable::GetIdle(uint32_t index, Time now) const
 Time
 IlbNatTable::GetIdleTimeout(uint8_t protocol) const
 {
-    const LruClass c = ClassOf(protocol);
-    return c == LRU_TCP ? m_tcpTimeout : c == LRU_UDP ? m_udpTimeout : m_otherTimeout;
+    const LruClass c = AdcTimeoutClass::Of(protocol);
+    return c == AdcTimeoutClass::TCP   ? m_tcpTimeout
+           : c == AdcTimeoutClass::UDP ? m_udpTimeout
+                                       : m_otherTimeout;
 }
 
 uint32_t
@@ -250,7 +255,7 @@ void
 IlbNatTable::LinkBack(uint32_t i)
 {
     Record& r = m_records[i];
-    List& l = m_lru[ClassOf(r.protocol)];
+    List& l = m_lru[AdcTimeoutClass::Of(r.protocol)];
     r.prev = l.tail;
     r.next = NONE;
     (l.tail == NONE ? l.head : m_records[l.tail].next) = i;
@@ -261,7 +266,7 @@ void
 IlbNatTable::Unlink(uint32_t i)
 {
     Record& r = m_records[i];
-    List& l = m_lru[ClassOf(r.protocol)];
+    List& l = m_lru[AdcTimeoutClass::Of(r.protocol)];
     (r.prev == NONE ? l.head : m_records[r.prev].next) = r.next;
     (r.next == NONE ? l.tail : m_records[r.next].prev) = r.prev;
     r.prev = r.next = NONE;
@@ -271,7 +276,7 @@ void
 IlbNatTable::Touch(uint32_t i, Time now)
 {
     m_records[i].lastSeen = ToTick(now);
-    if (m_lru[ClassOf(m_records[i].protocol)].tail != i)
+    if (m_lru[AdcTimeoutClass::Of(m_records[i].protocol)].tail != i)
     {
         Unlink(i);
         LinkBack(i);
@@ -302,7 +307,7 @@ void
 IlbNatTable::Purge(Time now)
 {
     const uint32_t tick = ToTick(now);
-    for (uint8_t c = 0; c < LRU_COUNT; ++c)
+    for (uint8_t c = 0; c < AdcTimeoutClass::COUNT; ++c)
     {
         const uint64_t timeout = TimeoutTicks(static_cast<LruClass>(c));
         while (m_lru[c].head != NONE &&
@@ -451,7 +456,7 @@ uint32_t
 IlbNatTable::RemoveServer(uint32_t server)
 {
     uint32_t n = 0;
-    for (uint8_t c = 0; c < LRU_COUNT; ++c)
+    for (uint8_t c = 0; c < AdcTimeoutClass::COUNT; ++c)
     {
         uint32_t i = m_lru[c].head;
         while (i != NONE)
@@ -492,22 +497,14 @@ AdcFlowKey
 IlbNatTable::GetOriginal(uint32_t index) const
 {
     const Record& r = Get(index);
-    return AdcFlowKey(Ipv4Address(r.origSrc),
-                      Ipv4Address(r.origDst),
-                      r.origSport,
-                      r.origDport,
-                      r.protocol);
+    return FlowKeyOf(r.origSrc, r.origDst, r.origSport, r.origDport, r.protocol);
 }
 
 AdcFlowKey
 IlbNatTable::GetTranslated(uint32_t index) const
 {
     const Record& r = Get(index);
-    return AdcFlowKey(Ipv4Address(r.xlatSrc),
-                      Ipv4Address(r.xlatDst),
-                      r.xlatSport,
-                      r.xlatDport,
-                      r.protocol);
+    return FlowKeyOf(r.xlatSrc, r.xlatDst, r.xlatSport, r.xlatDport, r.protocol);
 }
 
 uint32_t

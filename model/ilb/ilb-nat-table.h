@@ -9,6 +9,7 @@
 #define ILB_NAT_TABLE_H
 
 #include "ns3/adc-flow-key.h"
+#include "ns3/adc-timeout-class.h"
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -203,14 +204,7 @@ class IlbNatTable : public Object
     void DoDispose() override;
 
   private:
-    /// LRU classes
-    enum LruClass : uint8_t
-    {
-        LRU_TCP = 0,
-        LRU_UDP = 1,
-        LRU_OTHER = 2,
-        LRU_COUNT = 3
-    };
+    using LruClass = AdcTimeoutClass::Value; //!< LRU list classes
 
     /// A packed IPv4 5-tuple.
     struct Key
@@ -239,8 +233,6 @@ class IlbNatTable : public Object
     static bool Same(const Key& a, const Key& b);
     /// \param k key \return its hash
     uint64_t HashOf(const Key& k) const;
-    /// \param protocol IP protocol \return its class
-    static LruClass ClassOf(uint8_t protocol);
     /// \param c class \return its timeout in ms (rounded up)
     uint64_t TimeoutTicks(LruClass c) const;
 
@@ -271,15 +263,15 @@ class IlbNatTable : public Object
     uint32_t m_maxEntries; //!< "MaxEntries"
     uint64_t m_seed;       //!< "HashSeed"
 
-    std::vector<Record> m_records;       //!< the slab
-    uint32_t m_freeHead{NONE};           //!< free list (through Record::next)
-    std::vector<uint32_t> m_byOriginal;  //!< original key -> record (NONE = empty)
-    std::vector<uint32_t> m_byReply;     //!< reply key -> record
-    std::array<List, LRU_COUNT> m_lru;   //!< per class, oldest first
-    std::vector<uint32_t> m_serverCount; //!< live entries per server
-    uint32_t m_size{0};                  //!< live entries
-    uint32_t m_nextSerial{1};            //!< serials
-    RemoveCallback m_removeCallback;     //!< owner's hook
+    std::vector<Record> m_records;                  //!< the slab
+    uint32_t m_freeHead{NONE};                      //!< free list (through Record::next)
+    std::vector<uint32_t> m_byOriginal;             //!< original key -> record (NONE = empty)
+    std::vector<uint32_t> m_byReply;                //!< reply key -> record
+    std::array<List, AdcTimeoutClass::COUNT> m_lru; //!< per class, oldest first
+    std::vector<uint32_t> m_serverCount;            //!< live entries per server
+    uint32_t m_size{0};                             //!< live entries
+    uint32_t m_nextSerial{1};                       //!< serials
+    RemoveCallback m_removeCallback;                //!< owner's hook
 
     uint64_t m_created{0};    //!< counter
     uint64_t m_expired{0};    //!< counter

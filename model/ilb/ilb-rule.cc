@@ -19,6 +19,8 @@ namespace ns3
 namespace
 {
 
+/// Largest server weight: a server is an AdcService, whose weights are NetScaler's 1..100.
+constexpr uint32_t MAX_WEIGHT = 100;
 /// Largest NAT source range (addresses); each address has its own port bitmap.
 constexpr uint64_t MAX_NAT_ADDRESSES = 256;
 
@@ -238,6 +240,12 @@ IlbRuleSet::CheckServers(IlbRule& rule, uint32_t index) const
         if (s.weight == 0)
         {
             throw AdcConfigError(sw + ": weight 0; the weight must be >= 1");
+        }
+        if (s.weight > MAX_WEIGHT)
+        {
+            // The server is an AdcService, and services weigh as NetScaler's do.
+            throw AdcConfigError(sw + ": weight " + std::to_string(s.weight) +
+                                 " is out of range; allowed 1.." + std::to_string(MAX_WEIGHT));
         }
         std::string owner;
         if (s.address == rule.vip)

@@ -30,8 +30,9 @@ struct IlbServer
     std::string name;     //!< e.g. "srv1"; empty = "server<index>" (filled in by AddRule)
     AdcIpAddress address; //!< the back-end's real address (same family as the VIP)
     uint16_t port{0};     //!< 0 = the port the client addressed (no port rewrite)
-    uint32_t weight{1};   //!< relative share (>= 1; hash methods honour it, roundrobin too
-                          //!< when not all weights are 1: smooth weighted round robin)
+    uint32_t weight{1};   //!< relative share (1..100, the weight of the server's AdcService;
+                          //!< hash methods honour it, roundrobin too when not all weights
+                          //!< are 1: smooth weighted round robin)
 };
 
 /**

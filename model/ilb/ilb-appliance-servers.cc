@@ -1,0 +1,202 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: the Solaris-style Integrated Load Balancer (ILB): its servers as AdcService objects
+ * and its rules as AdcVirtualServer objects (made, followed, drained). The rest of
+ * IlbAppliance is in ilb-appliance.cc.
+ */
+
+#include "ilb-appliance.h"
+
+#include "ns3/adc-lb-method-registry.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IlbApplianceServers");
+
+// ---------------------------------------------------------------------------------------------
+// IlbAppliance: servers as services, rules as virtual servers
+
+void
+IlbAppliance::MakeServices(const IlbRule& rule, uint32_t index, RuleState& st)
+{
+    const bool equalWeights = std::all_of(rule.servers.begin(),
+                                          rule.servers.end(),
+                                          [](const IlbServer& s) { return s.weight == 1; });
+    // roundrobin with weights becomes smooth weighted round robin (plain with equal weights).
+    const std::string canonical =
+        AdcLbMethodRegistry::Resolve(rule.algorithm,
+                                     {AdcLbMethodRegistry::ILBADM},
+                                     "IlbAppliance: rule '" + rule.name + "'",
+                                     "algorithm");
+    const std::string method =
+        canonical == "ROUNDROBIN" && !equalWeights ? "WEIGHTEDROUNDROBIN" : canonical;
+    const std::string type = rule.protocol == AdcFlowKey::PROTO_TCP ? "TCP" : "UDP";
+    st.vserver = CreateObject<AdcVirtualServer>();
+    st.vserver->SetAttribute("HashSeed", UintegerValue(GetHashSeed()));
+    st.vserver->SetAttribute("UnknownIsUp", BooleanValue(true));
+    st.vserver->Configure(rule.name,
+                          type,
+                          rule.vip,
+                          rule.ports.first == rule.ports.last ? rule.ports.first : 0);
+    st.vserver->SetLbMethod(method);
+    AddSeededMethod(st.vserver->GetLbMethod()); // follows SetHashSeed
+    for (uint32_t k = 0; k < rule.servers.size(); ++k)
+    {
+        const IlbServer& s = rule.servers[k];
+        ServerState server;
+        server.service = CreateObject<AdcService>();
+        // Port 0 (the port the client addressed) is NetScaler's "*", of service type ANY.
+        server.service->Configure(s.name, s.address, s.port == 0 ? "ANY" : type, s.port);
+        server.service->SetAttribute("Weight", UintegerValue(s.weight));
+        server.service->TraceConnect("StateChange",
+                                     std::to_string(index) + " " + std::to_string(k),
+                                     MakeCallback(&IlbAppliance::ServiceStateChanged, this));
+        st.vserver->BindService(server.service);
+        st.servers.push_back(std::move(server));
+    }
+}
+
+bool
+IlbAppliance::IsAvailable(uint32_t rule, uint32_t server) const
+{
+    const ServerState& s = m_rules[rule].servers[server];
+    return s.reportedUp && s.service->IsUp(true); // UNKNOWN: in use until a check fails
+}
+
+int32_t
+IlbAppliance::FindServer(uint32_t rule, const Ptr<AdcService>& service) const
+{
+    const std::vector<ServerState>& servers = m_rules[rule].servers;
+    for (uint32_t k = 0; k < servers.size(); ++k)
+    {
+        if (servers[k].service == service)
+        {
+            return static_cast<int32_t>(k);
+        }
+    }
+    return -1;
+}
+
+void
+IlbAppliance::SetServerUp(uint32_t rule, uint32_t server, bool up)
+{
+    NS_LOG_FUNCTION(this << rule << server << up);
+    CheckIndex(rule, server, "SetServerUp");
+    ServerState& s = m_rules[rule].servers[server];
+    if (s.reportedUp == up)
+    {
+        return;
+    }
+    s.reportedUp = up;
+    // Bound again, the service takes its old back-end index: the method's choices stay.
+    if (up)
+    {
+        m_rules[rule].vserver->BindService(s.service);
+    }
+    else
+    {
+        m_rules[rule].vserver->Unbind(s.service->GetName());
+    }
+}
+
+void
+IlbAppliance::SetServerEnabled(uint32_t rule, uint32_t server, bool enabled)
+{
+    NS_LOG_FUNCTION(this << rule << server << enabled);
+    CheckIndex(rule, server, "SetServerEnabled");
+    m_rules[rule].servers[server].service->SetAdminState(enabled ? AdcService::ENABLED
+                                                                 : AdcService::DISABLED);
+}
+
+void
+IlbAppliance::ServiceStateChanged(std::string context,
+                                  const std::string& name,
+                                  AdcService::State oldState,
+                                  AdcService::State newState)
+{
+    const std::size_t blank = context.find(' ');
+    const auto rule = static_cast<uint32_t>(std::stoul(context.substr(0, blank)));
+    const auto server = static_cast<uint32_t>(std::stoul(context.substr(blank + 1)));
+    NS_LOG_FUNCTION(this << rule << server << name << oldState << newState);
+    if (rule >= m_rules.size())
+    {
+        return; // disposed
+    }
+    ServerState& s = m_rules[rule].servers[server];
+    const bool enabled = s.service->GetAdminState() == AdcService::ENABLED;
+    if (s.enabled == enabled)
+    {
+        return; // health only: the datapath asks the service at each packet
+    }
+    s.enabled = enabled;
+    ++s.drainGen;
+    s.drainEvent.Cancel();
+    const Time drain = Rule(rule).connDrainTimeout;
+    if (!enabled && drain.IsStrictlyPositive())
+    {
+        s.drainEvent = Simulator::Schedule(drain,
+                                           &IlbAppliance::DrainDeadline,
+                                           Ptr<IlbAppliance>(this),
+                                           rule,
+                                           server,
+                                           s.drainGen);
+    }
+}
+
+void
+IlbAppliance::DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen)
+{
+    if (rule >= m_rules.size())
+    {
+        return; // disposed
+    }
+    RuleState& r = m_rules[rule];
+    ServerState& s = r.servers[server];
+    if (s.enabled || s.drainGen != gen)
+    {
+        return;
+    }
+    const uint32_t n = m_conns->RemoveServer(rule, server);
+    NS_LOG_LOGIC("rule " << Rule(rule).name << " server " << server << ": drained " << n);
+    s.counters.drained += n;
+    r.counters.drained += n;
+}
+
+bool
+IlbAppliance::IsServerUp(uint32_t rule, uint32_t server) const
+{
+    CheckIndex(rule, server, "IsServerUp");
+    const ServerState& s = m_rules[rule].servers[server];
+    return s.reportedUp && s.service->GetHealth() != AdcService::State::DOWN;
+}
+
+bool
+IlbAppliance::IsServerEnabled(uint32_t rule, uint32_t server) const
+{
+    CheckIndex(rule, server, "IsServerEnabled");
+    return m_rules[rule].servers[server].service->GetAdminState() == AdcService::ENABLED;
+}
+
+Ptr<AdcService>
+IlbAppliance::GetServerService(uint32_t rule, uint32_t server) const
+{
+    CheckIndex(rule, server, "GetServerService");
+    return m_rules[rule].servers[server].service;
+}
+
+Ptr<AdcVirtualServer>
+IlbAppliance::GetRuleVServer(uint32_t rule) const
+{
+    GetRule(rule);
+    return m_rules[rule].vserver;
+}
+
+} // namespace ns3

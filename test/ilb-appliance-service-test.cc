@@ -1,0 +1,381 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Tests of IlbAppliance's server state: sticky prefixes, draining (ilbadm disable-server, the
+ * rule's conn-drain), reported health (SetServerUp), and the shared object model under it:
+ * each server an AdcService (admin state, health from bound AdcHealthMonitor objects), each
+ * rule selecting through an AdcVirtualServer (fixture: ilb-test-fixture.h).
+ */
+
+#include "ilb-test-fixture.h"
+
+namespace
+{
+
+// ---------------------------------------------------------------------------------------------
+// Sticky sessions
+
+TEST_F(IlbScenario, StickyPrefix24KeepsASubnetOnOneServerAndPrefix32DoesNot)
+{
+    // REQ: ILB-02
+    Topo t = Build(false, 2, 2); // both clients in 10.0.0.0/24
+    IlbRule by24 = Rule("sticky24", kVip4, 17, 53, IlbRule::HALF_NAT, Two(t));
+    by24.sticky = true;
+    by24.stickyPrefix = 24;
+    IlbRule by32 = Rule("sticky32", kVip4, 17, 54, IlbRule::HALF_NAT, Two(t));
+    by32.sticky = true;
+    by32.stickyPrefix = 32;
+    t.app->AddRule(by24);
+    t.app->AddRule(by32);
+    WatchAll(t);
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        EchoServer(t.servers.Get(s), 53);
+        EchoServer(t.servers.Get(s), 54);
+    }
+    for (uint16_t port : {53, 54})
+    {
+        Echo(t.clients.Get(0), kVip4, port, 1, Seconds(1));
+        Echo(t.clients.Get(1), kVip4, port, 1, Seconds(1.1));
+        Echo(t.clients.Get(0), kVip4, port, 1, Seconds(1.2));
+    }
+    Run(Seconds(3));
+
+    // /24: the first client's choice (roundrobin: server 0) holds for its whole /24.
+    EXPECT_EQ(m_log.ServersOf("sticky24"), (std::vector<uint32_t>{0, 0, 0}));
+    // /32: the second client is another key, so roundrobin gives it the other server; the
+    // first client's new flow sticks to its server.
+    EXPECT_EQ(m_log.ServersOf("sticky32"), (std::vector<uint32_t>{0, 1, 0}));
+    EXPECT_EQ(t.app->GetPersistenceTable(0)->GetHits(), 2u);
+    EXPECT_EQ(t.app->GetPersistenceTable(1)->GetHits(), 1u);
+    for (const EchoStats& e : m_echo)
+    {
+        EXPECT_EQ(e.replies, 1u);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Draining and health
+
+TEST_F(IlbScenario, DrainingLetsAConnectionFinishAndSendsNewFlowsElsewhere)
+{
+    Topo t = Build(false, 1, 2, "5Mbps");
+    t.app->AddRule(Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
+    WatchAll(t);
+    const uint32_t activeWhileDraining =
+        RunDrain(t, [&t] { t.app->SetServerEnabled(0, 0, false); });
+
+    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{0, 1, 1}));
+    EXPECT_EQ(activeWhileDraining, 1u);
+    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u); // the drained transfer ran to its end
+    EXPECT_EQ(m_sinks.Bytes("S2"), 20000u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u); // then its entry went with its FINs
+    EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
+    EXPECT_TRUE(m_log.drops.empty())
+        << (m_log.drops.empty() ? "" : m_log.drops[0]) << " " << m_log.drops.size();
+}
+
+TEST_F(IlbScenario, ConnDrainTimeoutCutsTheConnectionAndCountsIt)
+{
+    Topo t = Build(false, 1, 2, "5Mbps");
+    IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
+    rule.connDrainTimeout = MilliSeconds(200);
+    t.app->AddRule(rule);
+    WatchAll(t);
+    m_sinks.Listen(t.servers.Get(0), "S1", 80, false);
+    m_sinks.Listen(t.servers.Get(1), "S2", 80, false);
+    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));
+    Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerEnabled, t.app, 0, 0, false);
+    Run(Seconds(3));
+
+    EXPECT_GT(m_sinks.Bytes("S1"), 0u);
+    EXPECT_LT(m_sinks.Bytes("S1"), 400000u); // cut at 1.4 s, before its end (~1.7 s)
+    EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
+    // The client's next segments have no connection and only a SYN opens one.
+    EXPECT_GT(m_log.Drops("no-connection"), 0u);
+    EXPECT_EQ(m_log.drops.size(), m_log.Drops("no-connection"));
+}
+
+TEST_F(IlbScenario, DownServerGetsNoNewFlowsAndItsFlowIsDroppedOnce)
+{
+    Topo t = DnsPair();
+    // Flow A: packets at 1.0 .. 1.4 s; server 0 goes down at 1.25 s.
+    const EchoStats& a = Echo(t.clients.Get(0), kVip4, 53, 5, Seconds(1));
+    Simulator::Schedule(Seconds(1.25), &IlbAppliance::SetServerUp, t.app, 0, 0, false);
+    const EchoStats& b = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.5));
+    const EchoStats& c = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.6));
+    Run(Seconds(3));
+
+    // A's packet at 1.3 s hits the down server's entry: dropped ("server-down") and the entry
+    // removed; its packet at 1.4 s is a new flow, to server 1. B and C avoid server 0.
+    EXPECT_EQ(m_log.Drops("server-down"), 1u);
+    EXPECT_EQ(m_log.drops.size(), 1u);
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 1, 1}));
+    EXPECT_EQ(a.replies, 4u);
+    EXPECT_EQ(b.replies, 1u);
+    EXPECT_EQ(c.replies, 1u);
+    EXPECT_EQ(m_wire.At("S1", 17).size(), 3u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drops, 1u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).packetsIn, 3u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers are services, rules select through virtual servers
+
+TEST(IlbApplianceServices, RuleServersAreServicesAndTheRuleIsAVirtualServer)
+{
+    // REQ: ILB-02
+    Ptr<IlbAppliance> ilb = CreateObject<IlbAppliance>();
+    ilb->SetHashSeed(1234);
+    IlbRule rule =
+        Rule("web",
+             kVip4,
+             6,
+             80,
+             IlbRule::HALF_NAT,
+             {AdcIpAddress(Ipv4Address("10.1.0.2")), AdcIpAddress(Ipv4Address("10.1.0.3"))});
+    rule.ports = AdcPortRange(80, 81);
+    rule.servers[1].port = 8080;
+    rule.servers[1].weight = 3;
+    ilb->AddRule(rule);
+    ilb->AddRule(Rule("dns", kVip4, 17, 53, IlbRule::DSR, {AdcIpAddress(Ipv4Address("10.1.0.4"))}));
+    IlbRule hashed =
+        Rule("hashed", kVip4, 17, 54, IlbRule::HALF_NAT, {AdcIpAddress(Ipv4Address("10.1.0.5"))});
+    hashed.algorithm = "HASH-IP";
+    ilb->AddRule(hashed);
+
+    Ptr<AdcService> s1 = ilb->GetServerService(0, 0);
+    Ptr<AdcService> s2 = ilb->GetServerService(0, 1);
+    EXPECT_EQ(s1->GetName(), "srv1");
+    EXPECT_EQ(s1->GetAddress(), AdcIpAddress(Ipv4Address("10.1.0.2")));
+    EXPECT_EQ(s1->GetServiceType(), "ANY"); // port 0: the port the client addressed
+    EXPECT_EQ(s1->GetPort(), 0);
+    EXPECT_EQ(s2->GetServiceType(), "TCP");
+    EXPECT_EQ(s2->GetPort(), 8080);
+    EXPECT_EQ(s2->GetWeight(), 3u);
+    EXPECT_EQ(ilb->GetServerService(1, 0)->GetServiceType(), "ANY");
+
+    Ptr<AdcVirtualServer> vs = ilb->GetRuleVServer(0);
+    EXPECT_EQ(vs->GetName(), "web");
+    EXPECT_EQ(vs->GetVip(), kVip4);
+    EXPECT_EQ(vs->GetServiceType(), "TCP");
+    EXPECT_EQ(vs->GetPort(), 0); // a port range is "*"; IlbRuleSet matches the range
+    EXPECT_EQ(vs->GetLbMethodName(), "WEIGHTEDROUNDROBIN"); // roundrobin with unequal weights
+    EXPECT_EQ(vs->GetLbMethod()->GetHashSeed(), 1234u);
+    BooleanValue unknownIsUp;
+    vs->GetAttribute("UnknownIsUp", unknownIsUp);
+    EXPECT_TRUE(unknownIsUp.Get());
+    const auto bindings = vs->GetServiceBindings();
+    ASSERT_EQ(bindings.size(), 2u);
+    EXPECT_EQ(bindings[0].name, "srv1");
+    EXPECT_EQ(bindings[1].name, "srv2");
+    EXPECT_EQ(ilb->GetRuleVServer(1)->GetLbMethodName(), "ROUNDROBIN");
+    EXPECT_EQ(ilb->GetRuleVServer(1)->GetPort(), 53);
+    EXPECT_EQ(ilb->GetRuleVServer(1)->GetServiceType(), "UDP");
+    EXPECT_EQ(ilb->GetRuleVServer(2)->GetLbMethodName(), "SOURCEIPHASH");
+    ilb->SetHashSeed(99);
+    EXPECT_EQ(ilb->GetRuleVServer(2)->GetLbMethod()->GetHashSeed(), 99u);
+
+    // enable-server / disable-server is the service's admin state, both ways.
+    ilb->SetServerEnabled(0, 0, false);
+    EXPECT_EQ(s1->GetAdminState(), AdcService::DISABLED);
+    EXPECT_EQ(s1->GetState(), AdcService::State::OUT_OF_SERVICE);
+    s1->Enable();
+    EXPECT_TRUE(ilb->IsServerEnabled(0, 0));
+    s2->Disable();
+    EXPECT_FALSE(ilb->IsServerEnabled(0, 1));
+    // A reported health check result takes the service out of its virtual server and back.
+    ilb->SetServerUp(0, 0, false);
+    EXPECT_FALSE(ilb->IsServerUp(0, 0));
+    EXPECT_EQ(vs->GetServiceBindings().size(), 1u);
+    EXPECT_EQ(vs->GetState(), AdcService::State::DOWN); // srv2 is disabled, srv1 reported down
+    ilb->SetServerUp(0, 0, true);
+    EXPECT_TRUE(ilb->IsServerUp(0, 0));
+    EXPECT_EQ(vs->GetServiceBindings().size(), 2u);
+    EXPECT_EQ(vs->GetState(), AdcService::State::UP);
+
+    EXPECT_TRUE(Has(ErrorOf([&] { ilb->GetServerService(0, 2); }),
+                    "GetServerService: server index 2 is out of range (2 servers)"));
+    EXPECT_TRUE(Has(ErrorOf([&] { ilb->GetRuleVServer(3); }), "rule index 3 is out of range"));
+    IlbRule heavy =
+        Rule("heavy", kVip6, 6, 80, IlbRule::HALF_NAT, {AdcIpAddress(Ipv6Address("2001:2::5"))});
+    heavy.servers[0].weight = 101;
+    EXPECT_TRUE(
+        Has(ErrorOf([&] { ilb->AddRule(heavy); }),
+            "rule 'heavy' (#3): server 'srv1': weight 101 is out of range; allowed 1..100"));
+}
+
+TEST_F(IlbScenario, DisabledServiceTakesNoNewFlowsAndDrainsAsDisableServer)
+{
+    // REQ: ILB-02
+    Topo t = Build(false, 1, 2, "5Mbps");
+    t.app->AddRule(Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
+    WatchAll(t);
+    m_log.AttachServices(t.app);
+    Ptr<AdcService> srv1 = t.app->GetServerService(0, 0);
+    const uint32_t activeWhileDraining = RunDrain(t, [srv1] { srv1->Disable(); });
+
+    // As IlbAppliance::SetServerEnabled(0, 0, false): new flows elsewhere, the old one drains.
+    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{0, 1, 1}));
+    EXPECT_FALSE(t.app->IsServerEnabled(0, 0));
+    EXPECT_EQ(activeWhileDraining, 1u);
+    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u); // the drained transfer ran to its end
+    EXPECT_EQ(m_sinks.Bytes("S2"), 20000u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
+    EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
+    EXPECT_TRUE(m_log.drops.empty());
+    ASSERT_EQ(m_log.states.size(), 1u);
+    EXPECT_EQ(m_log.states[0].service, "srv1");
+    EXPECT_EQ(m_log.states[0].now, AdcService::State::OUT_OF_SERVICE);
+    EXPECT_EQ(m_log.states[0].when, Seconds(1.2));
+}
+
+TEST_F(IlbScenario, DisabledServiceIsCutAfterConnDrainUnlessEnabledBefore)
+{
+    // REQ: ILB-02
+    Topo t = Build(false, 1, 2, "5Mbps");
+    IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
+    rule.connDrainTimeout = MilliSeconds(200);
+    t.app->AddRule(rule);
+    rule.name = "web2";
+    rule.ports = AdcPortRange(81, 81);
+    t.app->AddRule(rule);
+    WatchAll(t);
+    for (uint16_t port : {80, 81})
+    {
+        m_sinks.Listen(t.servers.Get(0), "S1", port, false);
+    }
+    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));   // rule web: to S1
+    Bulk(t.clients.Get(0), kVip4, 81, 400000, Seconds(2.5)); // rule web2: to S1
+    // web: disabled at 1.2 s, cut at 1.4 s. web2: disabled at 2.7 s, enabled at 2.8 s.
+    Simulator::Schedule(Seconds(1.2), &AdcService::Disable, t.app->GetServerService(0, 0));
+    Simulator::Schedule(Seconds(2.7), &AdcService::Disable, t.app->GetServerService(1, 0));
+    Simulator::Schedule(Seconds(2.8), &AdcService::Enable, t.app->GetServerService(1, 0));
+    Run(Seconds(5));
+
+    EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
+    EXPECT_EQ(t.app->GetRuleCounters(1).drained, 0u); // enabled again: the cut was cancelled
+    EXPECT_LT(m_sinks.Bytes("S1"), 800000u);
+    EXPECT_EQ(m_sinks.Conns().size(), 2u);
+    EXPECT_EQ(m_sinks.Conns()[1].bytes, 400000u);
+    EXPECT_GT(m_log.Drops("no-connection"), 0u); // web's client after the cut
+}
+
+TEST_F(IlbScenario, MonitorBoundToAServerServiceTakesItOutOfRotationAndBack)
+{
+    // REQ: ILB-02
+    Topo t = DnsPair();
+    // A ping monitor on the ILB node, bound to both servers' services.
+    Ptr<AdcHealthMonitor> m = CreateObject<AdcHealthMonitor>();
+    m->SetAttribute("Type", EnumValue(AdcHealthMonitor::PING));
+    m->SetAttribute("Interval", TimeValue(MilliSeconds(200)));
+    m->SetAttribute("ResponseTimeout", TimeValue(MilliSeconds(100)));
+    m->SetAttribute("Retries", UintegerValue(2));
+    m->SetAttribute("DownTime", TimeValue(MilliSeconds(200)));
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        t.app->GetServerService(0, s)->BindMonitor(m);
+    }
+    m_log.AttachServices(t.app); // from UNKNOWN on (bound, not probed yet)
+    m->SetStartTime(Seconds(0));
+    t.ilb->AddApplication(m);
+    // Server 1 (srv1) hears nothing from 2.05 s to 4.05 s.
+    Ptr<RateErrorModel> deaf = CreateObject<RateErrorModel>();
+    deaf->SetAttribute("ErrorRate", DoubleValue(1.0));
+    deaf->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+    deaf->Disable();
+    t.servers.Get(0)->GetDevice(1)->SetAttribute("ReceiveErrorModel", PointerValue(deaf));
+    Simulator::Schedule(Seconds(2.05), &ErrorModel::Enable, deaf);
+    Simulator::Schedule(Seconds(4.05), &ErrorModel::Disable, deaf);
+    bool upWhileDeaf = true;
+    Simulator::Schedule(Seconds(3.5), [&] { upWhileDeaf = t.app->IsServerUp(0, 0); });
+    // New flows (one datagram each) in three phases: before, during and after.
+    for (double phase : {1.0, 3.0, 5.0})
+    {
+        for (uint32_t k = 0; k < 8; ++k)
+        {
+            Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(phase + 0.1 * k));
+        }
+    }
+    Run(Seconds(6.5));
+
+    // srv1's service: UP at its first probe, DOWN two failed probes into the silence, UP at
+    // the first answer after it.
+    std::vector<std::pair<AdcService::State, Time>> srv1;
+    for (const IlbLog::StateChange& c : m_log.states)
+    {
+        if (c.service == "srv1")
+        {
+            srv1.emplace_back(c.now, c.when);
+        }
+    }
+    ASSERT_EQ(srv1.size(), 3u);
+    EXPECT_EQ(srv1[0].first, AdcService::State::UP);
+    EXPECT_EQ(srv1[1].first, AdcService::State::DOWN);
+    EXPECT_GT(srv1[1].second, Seconds(2.05));
+    EXPECT_LT(srv1[1].second, Seconds(3));
+    EXPECT_EQ(srv1[2].first, AdcService::State::UP);
+    EXPECT_GT(srv1[2].second, Seconds(4.05));
+    EXPECT_LT(srv1[2].second, Seconds(5));
+    EXPECT_FALSE(upWhileDeaf);
+    // Which server each new flow reached: alternating, then only server 2, then alternating.
+    const std::vector<uint32_t> alternating{0, 1, 0, 1, 0, 1, 0, 1};
+    EXPECT_EQ(m_log.ServersBetween(Seconds(1), Seconds(2)), alternating);
+    EXPECT_EQ(m_log.ServersBetween(Seconds(3), Seconds(4)), std::vector<uint32_t>(8, 1));
+    const std::vector<uint32_t> after = m_log.ServersBetween(Seconds(5), Seconds(6));
+    ASSERT_EQ(after.size(), 8u);
+    EXPECT_EQ(std::count(after.begin(), after.end(), 0u), 4);
+    for (const EchoStats& e : m_echo)
+    {
+        EXPECT_EQ(e.replies, 1u);
+    }
+    EXPECT_TRUE(m_log.drops.empty());
+}
+
+TEST_F(IlbScenario, RuleVServerSelectionFiresOncePerNewFlowTheStickyTableDoesNotDecide)
+{
+    // REQ: ILB-02
+    Topo t = Build(false, 1, 2);
+    t.app->AddRule(Rule("dns", kVip4, 17, 53, IlbRule::HALF_NAT, Two(t)));
+    IlbRule sticky = Rule("sticky", kVip4, 17, 54, IlbRule::HALF_NAT, Two(t));
+    sticky.sticky = true;
+    t.app->AddRule(sticky);
+    WatchAll(t);
+    m_log.AttachServices(t.app);
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        EchoServer(t.servers.Get(s), 53);
+        EchoServer(t.servers.Get(s), 54);
+    }
+    for (uint32_t k = 0; k < 4; ++k)
+    {
+        // Three datagrams per flow: only the first is a new flow.
+        Echo(t.clients.Get(0), kVip4, 53, 3, Seconds(1 + 0.5 * k), MilliSeconds(50));
+    }
+    Echo(t.clients.Get(0), kVip4, 54, 1, Seconds(4));
+    Echo(t.clients.Get(0), kVip4, 54, 1, Seconds(4.2)); // sticky hit
+    Run(Seconds(5));
+
+    ASSERT_EQ(m_log.chosen.size(), 6u);
+    ASSERT_EQ(m_log.selections.size(), 5u);
+    for (uint32_t k = 0; k < 5; ++k)
+    {
+        const IlbLog::Selection& sel = m_log.selections[k];
+        const IlbLog::Chosen& c = m_log.chosen[k];
+        EXPECT_EQ(sel.vserver, c.rule);
+        EXPECT_EQ(sel.service, c.name);
+        EXPECT_EQ(sel.flow, c.flow);
+        EXPECT_EQ(sel.how, "method");
+    }
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 0, 1}));
+    EXPECT_EQ(t.app->GetRuleVServer(0)->GetHits(), 4u);
+    EXPECT_EQ(t.app->GetServerService(0, 0)->GetSelections(), 2u);
+    EXPECT_EQ(t.app->GetRuleVServer(1)->GetHits(), 1u);
+    EXPECT_EQ(t.app->GetPersistenceTable(1)->GetHits(), 1u);
+    EXPECT_EQ(m_log.ServersOf("sticky"), (std::vector<uint32_t>{0, 0}));
+}
+
+} // namespace
