@@ -5,6 +5,7 @@
  */
 
 #include "adc-test-accounting.h"
+#include "adc-test-fixtures.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
@@ -31,186 +32,10 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
-
-/**
- * Clients on nodes 0..n-1 and servers on the following nodes. One client and one server share
- * a direct point-to-point link (10.1.1.1 client, 10.1.1.2 server); otherwise every host hangs
- * off a hub router on its own link 10.1.<i+1>.0/24 (host .1), hosts numbered clients first.
- * Links are 100 Mbit/s, 1 ms.
- */
-struct Lan
-{
-    NodeContainer clients;
-    NodeContainer servers;
-    std::vector<Ipv4Address> hostIp; //!< clients first, then servers
-    Ipv6InterfaceContainer ifs6;     //!< direct link only: client 0, server 1
-
-    Ipv4Address ServerIp(uint32_t i) const
-    {
-        return hostIp[clients.GetN() + i];
-    }
-};
-
-Lan
-MakeLan(uint32_t nClients, uint32_t nServers, bool ipv6 = false)
-{
-    Lan lan;
-    lan.clients.Create(nClients);
-    lan.servers.Create(nServers);
-    NodeContainer hosts(lan.clients, lan.servers);
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    p2p.SetChannelAttribute("Delay", StringValue("1ms"));
-    InternetStackHelper stack;
-    Ipv4AddressHelper ip;
-    if (hosts.GetN() == 2)
-    {
-        NetDeviceContainer devs = p2p.Install(hosts);
-        stack.Install(hosts);
-        ip.SetBase("10.1.1.0", "255.255.255.0");
-        Ipv4InterfaceContainer ifs = ip.Assign(devs);
-        lan.hostIp = {ifs.GetAddress(0), ifs.GetAddress(1)};
-        if (ipv6)
-        {
-            Ipv6AddressHelper ip6;
-            ip6.SetBase(Ipv6Address("2001:db8::"), Ipv6Prefix(64));
-            lan.ifs6 = ip6.Assign(devs);
-        }
-        return lan;
-    }
-    Ptr<Node> hub = CreateObject<Node>();
-    stack.Install(hosts);
-    stack.Install(hub);
-    for (uint32_t i = 0; i < hosts.GetN(); ++i)
-    {
-        NetDeviceContainer devs = p2p.Install(hosts.Get(i), hub);
-        std::ostringstream net;
-        net << "10.1." << i + 1 << ".0";
-        ip.SetBase(net.str().c_str(), "255.255.255.0");
-        lan.hostIp.push_back(ip.Assign(devs).GetAddress(0));
-    }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-    return lan;
-}
-
-/// Collects RequestSent / RequestDone records.
-struct Records
-{
-    std::vector<AdcRequestRecord> sent;
-    std::vector<AdcRequestRecord> done;
-
-    void OnSent(const AdcRequestRecord& r)
-    {
-        sent.push_back(r);
-    }
-
-    void OnDone(const AdcRequestRecord& r)
-    {
-        done.push_back(r);
-    }
-
-    void Attach(Ptr<Application> app)
-    {
-        app->TraceConnectWithoutContext("RequestSent", MakeCallback(&Records::OnSent, this));
-        app->TraceConnectWithoutContext("RequestDone", MakeCallback(&Records::OnDone, this));
-    }
-
-    std::size_t Failed(const std::string& reason) const
-    {
-        std::size_t n = 0;
-        for (const auto& r : done)
-        {
-            n += (r.outcome == AdcRequestOutcome::FAILED && r.reason == reason) ? 1 : 0;
-        }
-        return n;
-    }
-};
-
-/// One AccessLog line.
-struct LogLine
-{
-    std::string peer;
-    std::string headerIp;
-    std::string url;
-    Time when;
-};
-
-/// Collects server AccessLog and Drop traces.
-struct ServerLog
-{
-    std::vector<LogLine> lines;
-    std::vector<std::string> drops;
-
-    void OnAccess(const std::string& peer, const std::string& hdr, const std::string& url, Time t)
-    {
-        lines.push_back({peer, hdr, url, t});
-    }
-
-    void OnDrop(const std::string& reason)
-    {
-        drops.push_back(reason);
-    }
-
-    void Attach(Ptr<Application> app)
-    {
-        app->TraceConnectWithoutContext("AccessLog", MakeCallback(&ServerLog::OnAccess, this));
-        app->TraceConnectWithoutContext("Drop", MakeCallback(&ServerLog::OnDrop, this));
-    }
-};
-
-/// \return every byte \p s holds, read now
-std::string
-ReadAll(Ptr<Socket> s)
-{
-    std::string out;
-    Ptr<Packet> p;
-    while ((p = s->Recv()) && p->GetSize() > 0)
-    {
-        std::string chunk(p->GetSize(), '\0');
-        p->CopyData(reinterpret_cast<uint8_t*>(&chunk[0]), p->GetSize());
-        out += chunk;
-    }
-    return out;
-}
-
-/// A raw TCP peer that sends fixed bytes once connected and keeps what it receives.
-struct RawPeer
-{
-    Ptr<Socket> socket;
-    std::string toSend;
-    std::string rx;
-    bool closed{false};
-
-    void Connect(Ptr<Node> node, const Address& remote)
-    {
-        socket = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-        socket->Bind();
-        socket->SetConnectCallback(MakeCallback(&RawPeer::OnConnected, this),
-                                   MakeNullCallback<void, Ptr<Socket>>());
-        socket->SetRecvCallback(MakeCallback(&RawPeer::OnRecv, this));
-        socket->SetCloseCallbacks(MakeCallback(&RawPeer::OnClose, this),
-                                  MakeCallback(&RawPeer::OnClose, this));
-        socket->Connect(remote);
-    }
-
-    void OnConnected(Ptr<Socket> s)
-    {
-        s->Send(reinterpret_cast<const uint8_t*>(toSend.data()), toSend.size(), 0);
-    }
-
-    void OnRecv(Ptr<Socket> s)
-    {
-        rx += ReadAll(s);
-    }
-
-    void OnClose(Ptr<Socket>)
-    {
-        closed = true;
-    }
-};
 
 /// A server chooser: odd request ids to one remote, even ones to the other.
 struct Alternate
@@ -264,12 +89,6 @@ class AdcHttpApps : public ::testing::Test
         return DynamicCast<AdcHttpServer>(a.Get(0));
     }
 
-    /// Connect \p peer from \p node to \p remote at 1 s.
-    static void ConnectAt1s(RawPeer& peer, Ptr<Node> node, const Address& remote)
-    {
-        Simulator::Schedule(Seconds(1), &RawPeer::Connect, &peer, node, remote);
-    }
-
     /// Install a client on \p node sending \p n requests every \p gap seconds.
     Ptr<AdcHttpClient> Client(Ptr<Node> node, const Address& remote, uint32_t n, double gap)
     {
@@ -292,7 +111,7 @@ TEST_F(AdcHttpApps, ClientRequestsAreAllServedWithExactByteCounts)
     Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "srv1", 1000);
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 10, 0.1);
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     cli->SetStopTime(Seconds(4));
     Simulator::Stop(Seconds(5));
@@ -447,7 +266,7 @@ TEST_F(AdcHttpApps, CacheableFractionControlsQueryStrings)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 1000, 0.01);
     cli->SetAttribute("CacheableFraction", DoubleValue(0.3));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     cli->SetStopTime(Seconds(13));
     Simulator::Stop(Seconds(14));
@@ -478,7 +297,7 @@ TEST_F(AdcHttpApps, ServerDownEveryRequestFailsWithAReason)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 5, 0.2);
     cli->SetAttribute("RequestTimeout", TimeValue(Seconds(1)));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     cli->SetStopTime(Seconds(4));
     Simulator::Stop(Seconds(5));
@@ -503,7 +322,7 @@ TEST_F(AdcHttpApps, ExhaustedSynRetriesFailTheConnection)
     Simulator::Schedule(Seconds(0.9), &Ipv4::SetDown, ip, 1);
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 1, 0.1);
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Simulator::Stop(Seconds(3));
     Simulator::Run();
@@ -524,7 +343,7 @@ TEST_F(AdcHttpApps, ServerLinkDownRequestsTimeOut)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 4, 0.1);
     cli->SetAttribute("RequestTimeout", TimeValue(Seconds(1)));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     cli->SetStopTime(Seconds(5));
     Simulator::Stop(Seconds(6));
@@ -547,7 +366,7 @@ TEST_F(AdcHttpApps, SlowServerTimesOutAndStopEndsTheRest)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 3, 0.5);
     cli->SetAttribute("RequestTimeout", TimeValue(Seconds(1.2)));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     // requests at 1.5, 2.0, 2.5 s; stop at 3.0 s: the first timed out at 2.7 s, the others are
     // still open (they would time out at 3.2 and 3.7 s)
@@ -578,7 +397,7 @@ TEST_F(AdcHttpApps, RequestsBeyondMaxConnectionsWaitInFifoOrder)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 5, 0.1);
     cli->SetAttribute("MaxConnections", UintegerValue(1));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     cli->SetStopTime(Seconds(4));
     Simulator::Stop(Seconds(5));
@@ -606,13 +425,13 @@ TEST_F(AdcHttpApps, AccessLogCarriesTheClientIpHeader)
 {
     Lan lan = MakeLan(2, 1);
     Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 100);
-    ServerLog log;
+    AccessLog log;
     log.Attach(srv);
     Address remote = InetSocketAddress(lan.ServerIp(0), 80);
     Ptr<AdcHttpClient> withHdr = Client(lan.clients.Get(0), remote, 2, 0.1);
     withHdr->AddRequestHeader("X-Forwarded-For", "192.0.2.7");
     Ptr<AdcHttpClient> plain = Client(lan.clients.Get(1), remote, 1, 0.35);
-    Records rec;
+    RequestRecords rec;
     rec.Attach(withHdr);
     Simulator::Stop(Seconds(3));
     Simulator::Run();
@@ -638,15 +457,11 @@ TEST_F(AdcHttpApps, MalformedRequestGets400AndDropTrace)
 {
     Lan lan = MakeLan(1, 1);
     Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 100);
-    ServerLog log;
+    AccessLog log;
     log.Attach(srv);
     RawPeer peer;
     peer.toSend = "GET /x HTTP/1.1\r\nBad Header\r\n\r\n";
-    Simulator::Schedule(Seconds(1),
-                        &RawPeer::Connect,
-                        &peer,
-                        lan.clients.Get(0),
-                        InetSocketAddress(lan.ServerIp(0), 80));
+    peer.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
     Simulator::Stop(Seconds(3));
     Simulator::Run();
 
@@ -671,11 +486,7 @@ TEST_F(AdcHttpApps, ServerAnswersPipelinedRequestsInOrder)
     RawPeer peer;
     peer.toSend = "GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\n\r\n"
                   "GET /b HTTP/1.1\r\nConnection: close\r\n\r\n";
-    Simulator::Schedule(Seconds(1),
-                        &RawPeer::Connect,
-                        &peer,
-                        lan.clients.Get(0),
-                        InetSocketAddress(lan.ServerIp(0), 80));
+    peer.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
     Simulator::Stop(Seconds(3));
     Simulator::Run();
 
@@ -697,7 +508,7 @@ TEST_F(AdcHttpApps, LargeBodiesFlowThroughTheSendBuffer)
     Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "big", 1000000);
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 2, 0.1);
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Simulator::Stop(Seconds(5));
     Simulator::Run();
@@ -726,7 +537,7 @@ TEST_F(AdcHttpApps, ServerChooserPicksTheRemotePerConnection)
     Address rb = InetSocketAddress(lan.ServerIp(1), 80);
     Alternate alt{ra, rb};
     cli->SetServerChooser(MakeCallback(&Alternate::Choose, &alt));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Simulator::Stop(Seconds(3));
     Simulator::Run();
@@ -748,7 +559,7 @@ TEST_F(AdcHttpApps, WorksOverIpv6)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), Inet6SocketAddress(lan.ifs6.GetAddress(1, 1), 80), 3, 0.1);
     cli->SetStartTime(Seconds(2)); // after duplicate address detection
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Simulator::Stop(Seconds(4));
     Simulator::Run();
@@ -785,7 +596,7 @@ RunScenario(uint32_t run)
     apps.Start(Seconds(1));
     apps.Stop(Seconds(3));
     std::vector<std::string> out;
-    Records rec;
+    RequestRecords rec;
     for (uint32_t i = 0; i < apps.GetN(); ++i)
     {
         rec.Attach(apps.Get(i));
@@ -876,7 +687,7 @@ TEST_F(AdcHttpApps, ErrorStatusesFailTheRequestWithTheStatusAsReason)
     srv->TraceConnectWithoutContext("Response", MakeCallback(&ResponseLog::On, &resp));
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 4, 0.1);
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Simulator::Stop(Seconds(3));
     Simulator::Run();
@@ -929,11 +740,7 @@ TEST_F(AdcHttpApps, VaryByClientIpAnswersForTheHeaderClientOrThePeer)
     RawPeer peer;
     peer.toSend = "GET /a HTTP/1.1\r\nX-Forwarded-For: 10.1.0.5\r\n\r\n"
                   "GET /b HTTP/1.1\r\nConnection: close\r\n\r\n";
-    Simulator::Schedule(Seconds(1),
-                        &RawPeer::Connect,
-                        &peer,
-                        lan.clients.Get(0),
-                        InetSocketAddress(lan.ServerIp(0), 80));
+    peer.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
     Simulator::Stop(Seconds(3));
     Simulator::Run();
 
@@ -962,11 +769,7 @@ TEST_F(AdcHttpApps, ResponseCallbackOverridesVaryAndCanChangeTheSize)
         }));
     RawPeer peer;
     peer.toSend = "GET /a HTTP/1.1\r\nX-Forwarded-For: 192.0.2.1\r\nConnection: close\r\n\r\n";
-    Simulator::Schedule(Seconds(1),
-                        &RawPeer::Connect,
-                        &peer,
-                        lan.clients.Get(0),
-                        InetSocketAddress(lan.ServerIp(0), 80));
+    peer.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
     Simulator::Stop(Seconds(3));
     Simulator::Run();
 
@@ -983,7 +786,7 @@ TEST_F(AdcHttpApps, RecordPathComesFromViaAndXCache)
     srv->SetResponseCallback(MakeCallback(&ViaChain));
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 1, 0.1);
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Simulator::Stop(Seconds(3));
     Simulator::Run();
@@ -1023,7 +826,7 @@ TEST_F(AdcHttpApps, StalledPathFailsTheAccountingCheck)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 3, 0.2);
     cli->SetAttribute("RequestTimeout", TimeValue(Seconds(100)));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
     log->Watch(cli);
@@ -1086,7 +889,7 @@ TEST_F(AdcHttpApps, OpenAtStopIsCountedApartTracedAndLogged)
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 3, 0.1);
     cli->SetAttribute("MaxConnections", UintegerValue(1));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     const std::string csv = ::testing::TempDir() + "adc-http-apps-open-at-stop.csv";
     Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
@@ -1165,47 +968,6 @@ struct FramingLog
     }
 };
 
-/// A raw TCP server answering every request head it receives (requests without bodies) with
-/// the next canned answer, and closing the connection after each answer when told to.
-struct RawServer
-{
-    Ptr<Socket> listener;
-    std::vector<std::string> answers;
-    std::size_t next{0};
-    bool closeAfterAnswer{false};
-    std::string rx;
-
-    void Listen(Ptr<Node> node)
-    {
-        listener = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 80));
-        listener->Listen();
-        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                    MakeCallback(&RawServer::OnAccept, this));
-    }
-
-    void OnAccept(Ptr<Socket> s, const Address&)
-    {
-        s->SetRecvCallback(MakeCallback(&RawServer::OnRecv, this));
-    }
-
-    void OnRecv(Ptr<Socket> s)
-    {
-        rx += ReadAll(s);
-        for (std::size_t end; (end = rx.find("\r\n\r\n")) != std::string::npos;)
-        {
-            rx.erase(0, end + 4);
-            const std::string& a = answers.at(next++ % answers.size());
-            s->Send(reinterpret_cast<const uint8_t*>(a.data()), a.size(), 0);
-            if (closeAfterAnswer)
-            {
-                s->Close();
-                return;
-            }
-        }
-    }
-};
-
 /// A client against a RawServer: the LAN, the client's records and Response trace.
 class AdcHttpAppsRawServer : public AdcHttpApps
 {
@@ -1225,9 +987,9 @@ class AdcHttpAppsRawServer : public AdcHttpApps
         return cli;
     }
 
-    Lan m_lan;        //!< one client, one server node
-    Records m_rec;    //!< the client's records
-    FramingLog m_log; //!< the client's Response trace
+    Lan m_lan;            //!< one client, one server node
+    RequestRecords m_rec; //!< the client's records
+    FramingLog m_log;     //!< the client's Response trace
 };
 
 } // namespace
@@ -1242,7 +1004,7 @@ TEST_F(AdcHttpApps, ChunkedServerAndClientCompleteEveryRequestWithExactByteCount
     Ptr<AdcHttpClient> cli =
         Client(lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80), 8, 0.1);
     cli->SetStopTime(Seconds(4));
-    Records rec;
+    RequestRecords rec;
     rec.Attach(cli);
     FramingLog log;
     cli->TraceConnectWithoutContext("Response", MakeCallback(&FramingLog::OnResponse, &log));
@@ -1290,7 +1052,7 @@ TEST_F(AdcHttpApps, ChunkedServerSendsExactChunksHeadWithoutBodyAndContentLength
     srv->TraceConnectWithoutContext("Framing", MakeCallback(&FramingLog::OnFraming, &log));
     RawPeer peer;
     peer.toSend = "GET /c HTTP/1.1\r\n\r\nHEAD /a HTTP/1.1\r\n\r\nGET /b HTTP/1.0\r\n\r\n";
-    ConnectAt1s(peer, lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
+    peer.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
     Simulator::Stop(Seconds(3));
     Simulator::Run();
 
@@ -1319,9 +1081,9 @@ TEST_F(AdcHttpApps, ServerReadsChunkedRequestBodiesAndRejectsSmuggling)
     Lan lan = MakeLan(1, 2);
     Ptr<AdcHttpServer> srv = Server(lan.servers.Get(0), "s", 1);
     Ptr<AdcHttpServer> strict = Server(lan.servers.Get(1), "t", 1);
-    ServerLog log;
+    AccessLog log;
     log.Attach(srv);
-    ServerLog rejected;
+    AccessLog rejected;
     rejected.Attach(strict);
     RawPeer peer;
     peer.toSend = "POST /up HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n0\r\n"
@@ -1329,8 +1091,8 @@ TEST_F(AdcHttpApps, ServerReadsChunkedRequestBodiesAndRejectsSmuggling)
     RawPeer smuggler;
     smuggler.toSend = "POST /s HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n"
                       "0\r\n\r\nGET /hidden HTTP/1.1\r\n\r\n";
-    ConnectAt1s(peer, lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
-    ConnectAt1s(smuggler, lan.clients.Get(0), InetSocketAddress(lan.ServerIp(1), 80));
+    peer.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(0), 80));
+    smuggler.ConnectAt(Seconds(1), lan.clients.Get(0), InetSocketAddress(lan.ServerIp(1), 80));
     Simulator::Stop(Seconds(3));
     Simulator::Run();
 
@@ -1356,7 +1118,7 @@ TEST_F(AdcHttpAppsRawServer, ClientCompletesCloseDelimitedResponsesAfterInterimO
     raw.closeAfterAnswer = true;
     Ptr<AdcHttpClient> cli = RunClient(raw, 3);
     const FramingLog& log = m_log;
-    const Records& rec = m_rec;
+    const RequestRecords& rec = m_rec;
 
     // three requests, each answered and closed by a server that is up: all complete
     EXPECT_TRUE(AdcExpectAccounting(*cli, Expect::Completed(3)));

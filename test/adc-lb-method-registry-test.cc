@@ -6,6 +6,8 @@
  * every setting gets the same error text listing what its vocabulary allows.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-lb-method-registry.h"
@@ -19,34 +21,12 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
 
 using Registry = AdcLbMethodRegistry;
-
-/// \return the message of the AdcConfigError \p f throws ("" when it throws none)
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-/// \return true when \p text contains \p word
-bool
-Has(const std::string& text, const std::string& word)
-{
-    return text.find(word) != std::string::npos;
-}
 
 /// Adds \p n back-ends "S0".."S<n-1>" to \p m.
 void
@@ -182,34 +162,35 @@ TEST(AdcLbMethodRegistry, CaseRulesPerVocabulary)
     EXPECT_EQ(Registry::Create("HASH-IP-PORT", Registry::ILBADM)->GetMethodName(),
               "SRCIPSRCPORTHASH");
     // Each vocabulary knows only its own words.
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("hash-ip", Registry::NETSCALER); }),
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::Create("hash-ip", Registry::NETSCALER); }),
                     "'hash-ip' is not one of"));
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("SOURCEIPHASH", Registry::ILBADM); }),
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::Create("SOURCEIPHASH", Registry::ILBADM); }),
                     "'SOURCEIPHASH' is not one of"));
     // A vocabulary with exact case (a subject's JSON API, say) takes only its own spelling.
     Registry::AddVocabulary("test-exact", AdcText::EXACT);
     Registry::AddAlias("test-exact", "rr", "ROUNDROBIN");
     EXPECT_EQ(Registry::Create("rr", "test-exact")->GetMethodName(), "ROUNDROBIN");
-    const std::string msg = ErrorOf([] { Registry::Create("RR", "test-exact"); });
+    const std::string msg = ConfigErrorOf([] { Registry::Create("RR", "test-exact"); });
     EXPECT_TRUE(Has(msg, "'RR' is not one of rr")) << msg;
     // Adding the same word twice is refused, in the vocabulary's case rule.
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::AddAlias("test-exact", "rr", "MAGLEV"); }),
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::AddAlias("test-exact", "rr", "MAGLEV"); }),
                     "already an alias of ROUNDROBIN"));
     EXPECT_NO_THROW(Registry::AddAlias("test-exact", "RR", "MAGLEV"));
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::AddAlias(Registry::ILBADM, "HASH-IP", "MAGLEV"); }),
-                    "already an alias of SOURCEIPHASH"));
+    EXPECT_TRUE(
+        Has(ConfigErrorOf([] { Registry::AddAlias(Registry::ILBADM, "HASH-IP", "MAGLEV"); }),
+            "already an alias of SOURCEIPHASH"));
     Registry::RemoveVocabulary("test-exact");
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("rr", "test-exact"); }), "vocabulary"));
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::Create("rr", "test-exact"); }), "vocabulary"));
 }
 
 // REQ: ILB-02
 TEST(AdcLbMethodRegistry, UnknownNameListsThatVocabularysNames)
 {
-    const std::string ilb = ErrorOf([] { Registry::Create("leastconn", Registry::ILBADM); });
+    const std::string ilb = ConfigErrorOf([] { Registry::Create("leastconn", Registry::ILBADM); });
     EXPECT_EQ(ilb,
               "AdcLbMethodRegistry: ilbadm method 'leastconn' is not one of roundrobin, hash-ip, "
               "hash-ip-port, hash-ip-vip");
-    const std::string ns = ErrorOf([] { Registry::Create("FASTEST", Registry::NETSCALER); });
+    const std::string ns = ConfigErrorOf([] { Registry::Create("FASTEST", Registry::NETSCALER); });
     EXPECT_TRUE(Has(ns, "NetScaler method 'FASTEST' is not one of ROUNDROBIN,")) << ns;
     for (const std::string& name : Registry::GetNames(Registry::NETSCALER))
     {
@@ -217,7 +198,7 @@ TEST(AdcLbMethodRegistry, UnknownNameListsThatVocabularysNames)
     }
     EXPECT_FALSE(Has(ns, "hash-ip")) << ns;
     // A setting that needs a trait lists only the methods that have it, with its reason.
-    const std::string hashOnly = ErrorOf([] {
+    const std::string hashOnly = ConfigErrorOf([] {
         Registry::Resolve("ROUNDROBIN",
                           {Registry::NETSCALER, Registry::FLOW_HASH, {}},
                           "Owner",
@@ -232,13 +213,13 @@ TEST(AdcLbMethodRegistry, UnknownNameListsThatVocabularysNames)
                                 0,
                                 {"URLHASH", "ROUNDROBIN", "LEASTCONNECTION", "DESTINATIONIPHASH"}};
     EXPECT_EQ(Registry::Resolve("urlhash", cache, "t", "m"), "URLHASH");
-    EXPECT_EQ(ErrorOf([&] {
+    EXPECT_EQ(ConfigErrorOf([&] {
                   Registry::Resolve("MAGLEV", cache, "CrdLowerTierAppliance", "CacheLbMethod");
               }),
               "CrdLowerTierAppliance: CacheLbMethod 'MAGLEV' is not one of ROUNDROBIN, "
               "LEASTCONNECTION, URLHASH, DESTINATIONIPHASH");
     // An unknown vocabulary names the vocabularies.
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::Create("ROUNDROBIN", "f5"); }),
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::Create("ROUNDROBIN", "f5"); }),
                     "vocabulary 'f5' is not one of NetScaler, ilbadm"));
 }
 
@@ -266,9 +247,9 @@ TEST_F(AdcLbMethodRegistryTest, SubjectRegistersMethodsWithoutCoreEdits)
     EXPECT_EQ(Registry::GetNames(Registry::NETSCALER, Registry::USES_LDNS),
               std::vector<std::string>{"TESTLDNS"});
     EXPECT_EQ(AdcLbMethod::Create("testldns")->GetMethodName(), "TESTLDNS");
-    EXPECT_TRUE(
-        Has(ErrorOf([] { Registry::Register("TESTLDNS", [] { return Ptr<AdcLbMethod>(); }); }),
-            "already registered"));
+    EXPECT_TRUE(Has(
+        ConfigErrorOf([] { Registry::Register("TESTLDNS", [] { return Ptr<AdcLbMethod>(); }); }),
+        "already registered"));
 
     // The request head reaches the method: one user, one back-end, whatever the client IP.
     AddBackends(m, 4);
@@ -306,17 +287,18 @@ TEST_F(AdcLbMethodRegistryTest, SubjectRegistersMethodsWithoutCoreEdits)
 TEST_F(AdcLbMethodRegistryTest, UnregisterLeavesTheCoreAsItWas)
 {
     Registry::Unregister("TESTLDNS");
-    EXPECT_TRUE(
-        Has(ErrorOf([] { Registry::Create("TESTLDNS", Registry::NETSCALER); }), "is not one of"));
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::Create("TESTLDNS", Registry::NETSCALER); }),
+                    "is not one of"));
     Registry::Register(
         "TESTLDNS",
         [] { return Ptr<AdcLbMethod>(CreateObject<TestLdnsLb>()); },
         Registry::USES_LDNS);
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::Unregister("NOSUCH"); }), "'NOSUCH'"));
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::RemoveVocabulary(Registry::ILBADM); }), "built-in"));
-    EXPECT_TRUE(Has(ErrorOf([] { Registry::AddAlias(Registry::ILBADM, "x", "NOSUCH"); }),
-                    "canonical method 'NOSUCH'"));
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::Unregister("NOSUCH"); }), "'NOSUCH'"));
     EXPECT_TRUE(
-        Has(ErrorOf([] { Registry::Register("TWO WORDS", [] { return Ptr<AdcLbMethod>(); }); }),
-            "single words"));
+        Has(ConfigErrorOf([] { Registry::RemoveVocabulary(Registry::ILBADM); }), "built-in"));
+    EXPECT_TRUE(Has(ConfigErrorOf([] { Registry::AddAlias(Registry::ILBADM, "x", "NOSUCH"); }),
+                    "canonical method 'NOSUCH'"));
+    EXPECT_TRUE(Has(
+        ConfigErrorOf([] { Registry::Register("TWO WORDS", [] { return Ptr<AdcLbMethod>(); }); }),
+        "single words"));
 }

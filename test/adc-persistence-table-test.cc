@@ -4,6 +4,8 @@
  * Unit tests of the persistence table: keys, expiry, capacity and NetScaler's support matrix.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-persistence-table.h"
 #include "ns3/callback.h"
@@ -18,6 +20,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
@@ -88,22 +91,6 @@ MakeTable(Time timeout)
     Ptr<AdcPersistenceTable> t = CreateObject<AdcPersistenceTable>();
     t->SetAttribute("Timeout", TimeValue(timeout));
     return t;
-}
-
-/// \return the message of the AdcConfigError \p f throws, or "" when it throws none
-template <typename F>
-std::string
-ConfigErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 } // namespace

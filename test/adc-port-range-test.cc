@@ -4,6 +4,8 @@
  * Unit tests of port ranges, exclusive port-range maps and the port allocator.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/callback.h"
@@ -14,25 +16,10 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
-
-/// \return the message of the AdcConfigError \p f throws, or "" when it throws none
-template <typename F>
-std::string
-ConfigErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 /// Records what an allocator's trace sources fire.
 struct AllocatorTraces

@@ -10,6 +10,7 @@
  */
 
 #include "adc-test-accounting.h"
+#include "adc-test-fixtures.h"
 
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
@@ -17,6 +18,7 @@
 #include "ns3/adc-proxy-engine.h"
 #include "ns3/adc-proxy-server-pool.h"
 #include "ns3/adc-source-address-policy.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -29,6 +31,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
@@ -41,43 +44,6 @@ const Ipv4Address kProxyForA("10.1.0.2");
 const Ipv4Address kProxyMip("10.2.0.1");
 const Ipv4Address kServer("10.2.0.2");
 const AdcPortRange kUsipRange(30000, 30009);
-
-/// Byte \p k of a test body: a hash, so a lost, repeated or reordered byte shows.
-uint8_t
-PatternByte(uint64_t k)
-{
-    const uint32_t x = static_cast<uint32_t>(k) * 2654435761U;
-    return static_cast<uint8_t>((x ^ (x >> 13)) & 0xff);
-}
-
-/// \return \p n pattern bytes from offset \p from
-std::string
-Pattern(uint64_t n, uint64_t from = 0)
-{
-    std::string s(n, '\0');
-    for (uint64_t k = 0; k < n; ++k)
-    {
-        s[k] = static_cast<char>(PatternByte(from + k));
-    }
-    return s;
-}
-
-/// \return a packet holding \p text
-Ptr<Packet>
-Bytes(const std::string& text)
-{
-    return Create<Packet>(reinterpret_cast<const uint8_t*>(text.data()),
-                          static_cast<uint32_t>(text.size()));
-}
-
-/// \return \p p's bytes as a string
-std::string
-Text(Ptr<const Packet> p)
-{
-    std::string s(p->GetSize(), '\0');
-    p->CopyData(reinterpret_cast<uint8_t*>(&s[0]), p->GetSize());
-    return s;
-}
 
 /// The trivial policy: every request to one server (or to the address the client asked for).
 struct OneServerPolicy : public AdcProxyPolicy
@@ -109,125 +75,6 @@ struct OneServerPolicy : public AdcProxyPolicy
     void Released(const AdcProxyDecision&) override
     {
         ++released;
-    }
-};
-
-/// A TCP client that sends raw bytes (queued for room) and may leave what it gets unread.
-struct RawClient
-{
-    Ptr<Socket> socket;
-    AdcTxQueue out;
-    std::string received;
-    uint64_t handed{0};
-    bool closedByPeer{false};
-
-    void Start(Ptr<Node> node, Address to, Time at, const std::string& request, Time readFrom)
-    {
-        socket = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-        out.Push(Bytes(request));
-        Simulator::Schedule(at, [this, to]() {
-            socket->Bind();
-            socket->SetConnectCallback(MakeCallback(&RawClient::Flush, this),
-                                       MakeNullCallback<void, Ptr<Socket>>());
-            socket->SetSendCallback(Callback<void, Ptr<Socket>, uint32_t>(
-                [this](Ptr<Socket> s, uint32_t) { Flush(s); }));
-            socket->SetCloseCallbacks(
-                Callback<void, Ptr<Socket>>([this](Ptr<Socket>) { closedByPeer = true; }),
-                Callback<void, Ptr<Socket>>([this](Ptr<Socket>) { closedByPeer = true; }));
-            socket->Connect(to);
-        });
-        // Until readFrom the bytes stay in TCP: its window closes towards the proxy.
-        Simulator::Schedule(readFrom, [this]() {
-            socket->SetRecvCallback(MakeCallback(&RawClient::Read, this));
-            Read(socket);
-        });
-    }
-
-    void Flush(Ptr<Socket> s)
-    {
-        handed += out.Flush(s);
-    }
-
-    void Read(Ptr<Socket> s)
-    {
-        while (Ptr<Packet> p = s->Recv())
-        {
-            if (p->GetSize() == 0)
-            {
-                break;
-            }
-            received += Text(p);
-        }
-    }
-
-    /// \return the responses received, parsed
-    std::vector<AdcHttpMessage> Responses(std::vector<uint64_t>* bodies = nullptr) const
-    {
-        AdcHttpStreamParser parser;
-        parser.Feed(reinterpret_cast<const uint8_t*>(received.data()), received.size());
-        std::vector<AdcHttpMessage> out;
-        AdcHttpMessage head;
-        uint64_t body = 0;
-        while (parser.Next(&head, &body))
-        {
-            out.push_back(head);
-            if (bodies)
-            {
-                bodies->push_back(body);
-            }
-        }
-        return out;
-    }
-};
-
-/// A server that answers each complete request with scripted bytes, or stays silent.
-struct ScriptedServer
-{
-    Ptr<Socket> listen;
-    std::function<std::string(const AdcHttpMessage&)> reply; //!< empty: never answer
-    Time readFrom;                                           //!< no reading before
-    std::string received;                                    //!< every byte received
-    std::vector<Ptr<Socket>> conns;
-    std::vector<AdcHttpStreamParser> parsers;
-
-    void Start(Ptr<Node> node)
-    {
-        listen = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-        listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), 80));
-        listen->Listen();
-        listen->SetAcceptCallback(
-            MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-            Callback<void, Ptr<Socket>, const Address&>([this](Ptr<Socket> s, const Address&) {
-                conns.push_back(s);
-                parsers.emplace_back();
-                Simulator::Schedule(std::max(Time(0), readFrom - Simulator::Now()), [this, s]() {
-                    s->SetRecvCallback(MakeCallback(&ScriptedServer::Read, this));
-                    Read(s);
-                    AdcAnnounceWindow(s); // ns-3 would not tell the proxy its window opened
-                });
-            }));
-    }
-
-    void Read(Ptr<Socket> s)
-    {
-        const std::size_t i = std::find(conns.begin(), conns.end(), s) - conns.begin();
-        while (Ptr<Packet> p = s->Recv())
-        {
-            if (p->GetSize() == 0)
-            {
-                break;
-            }
-            received += Text(p);
-            parsers[i].Feed(p);
-        }
-        AdcHttpMessage head;
-        while (parsers[i].Next(&head, nullptr))
-        {
-            if (reply)
-            {
-                s->Send(Bytes(reply(head)));
-            }
-        }
     }
 };
 
@@ -273,7 +120,7 @@ class ProxyEngineTest : public ::testing::Test
         addr.Assign(dS);
         Ptr<Ipv4> pip = p->GetObject<Ipv4>();
         routing = CreateObject<AdcPolicyRouting>();
-        DynamicCast<Ipv4ListRouting>(pip->GetRoutingProtocol())->AddRoutingProtocol(routing, 10);
+        AdcAddTopIpv4Routing(pip->GetObject<Node>(), routing, 10);
         ifA = static_cast<uint32_t>(pip->GetInterfaceForDevice(dA.Get(1)));
         ifB = static_cast<uint32_t>(pip->GetInterfaceForDevice(dB.Get(1)));
         ifS = static_cast<uint32_t>(pip->GetInterfaceForDevice(dS.Get(0)));
@@ -503,7 +350,7 @@ TEST_F(ProxyEngineTest, PipelinedRequestsAreAnsweredInRequestOrder)
     }
     server->SetObjectSizeCallback(Callback<uint32_t, const std::string&>(
         [&](const std::string& url) { return sizes[std::stoul(url.substr(2))]; }));
-    RawClient client;
+    RawPeer client;
     client.Start(a, InetSocketAddress(kProxyForA, 80), Seconds(1), pipeline, Seconds(1));
     Run(5);
 
@@ -542,7 +389,7 @@ TEST_F(ProxyEngineTest, SlowClientPausesTheServerAndQueuesStayBounded)
         Callback<void, Ptr<const Packet>>(
             [&](Ptr<const Packet> pkt) { serverTx += pkt->GetSize(); }));
     Simulator::Schedule(Seconds(3), [&]() { serverTxAt3 = serverTx; });
-    RawClient client;
+    RawPeer client;
     client.Start(a,
                  InetSocketAddress(kProxyForA, 80),
                  Seconds(1),
@@ -569,16 +416,16 @@ TEST_F(ProxyEngineTest, SlowServerPausesTheClientsUploadWhoseBytesArriveAsSent)
 {
     Build(false);
     server->SetStartTime(Seconds(100)); // the scripted server takes port 80
-    ScriptedServer slow;
+    RawServer slow;
     slow.readFrom = Seconds(3);
     slow.reply = [](const AdcHttpMessage&) {
         return std::string("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     };
-    slow.Start(s);
+    slow.Listen(s);
     const uint64_t size = 2000000;
     const std::string head =
         "POST /up HTTP/1.1\r\nContent-Length: " + std::to_string(size) + "\r\n\r\n";
-    RawClient client;
+    RawPeer client;
     client.Start(a,
                  InetSocketAddress(kProxyForA, 80),
                  Seconds(1),
@@ -600,6 +447,64 @@ TEST_F(ProxyEngineTest, SlowServerPausesTheClientsUploadWhoseBytesArriveAsSent)
     EXPECT_LE(engine->GetPeakQueuedBytes(), 65536 + 131072);
 }
 
+// REQ: CRD-02 (objects reach the clients whatever framing the origin uses: RFC 9112 sec. 6.3
+// item 8, a response body delimited by the server's close)
+TEST_F(ProxyEngineTest, ACloseDelimitedResponseEndsAtTheServersCloseAndClosesTheClient)
+{
+    for (bool complete : {true, false})
+    {
+        SCOPED_TRACE(complete ? "whole head" : "server closes inside the head");
+        failures.clear();
+        clients.clear();
+        policy = OneServerPolicy();
+        Build(false);
+        server->SetStartTime(Seconds(100));
+        const std::string body = Pattern(2500);
+        RawServer raw;
+        raw.answers = {complete ? "HTTP/1.1 200 OK\r\nContent-Type: x\r\n\r\n" + body
+                                : std::string("HTTP/1.1 200 OK\r\nContent-Ty")};
+        raw.closeAfterAnswer = true;
+        raw.Listen(s);
+        RawPeer client;
+        client.Start(a,
+                     InetSocketAddress(kProxyForA, 80),
+                     Seconds(1),
+                     complete ? "GET /c HTTP/1.1\r\n\r\nGET /d HTTP/1.1\r\n\r\n"
+                              : "GET /c HTTP/1.1\r\n\r\n",
+                     Seconds(1));
+        Run(4);
+
+        // One request reached the server: the client connection closes after the response,
+        // so the one pipelined behind it is never forwarded (the client must retry it).
+        EXPECT_EQ(raw.requests.size(), 1U);
+        std::vector<uint64_t> bodies;
+        const std::vector<AdcHttpMessage> got = client.Responses(&bodies);
+        ASSERT_EQ(got.size(), 1U);
+        if (complete)
+        {
+            // The body is the server's, byte for byte; without a length the client can only
+            // tell its end by the proxy's close, so the proxy says so and closes.
+            EXPECT_EQ(got[0].GetStatus(), 200);
+            EXPECT_EQ(bodies, std::vector<uint64_t>{body.size()});
+            EXPECT_TRUE(client.rx.substr(client.rx.find("\r\n\r\n") + 4) == body);
+            EXPECT_EQ(got[0].GetHeader("Connection"), "close");
+            EXPECT_TRUE(client.closed);
+            EXPECT_EQ(engine->GetResponsesRelayed(), 1U);
+            EXPECT_TRUE(failures.empty());
+        }
+        else
+        {
+            // A head cut short by the close is no response: 502, counted as a failure.
+            EXPECT_EQ(got[0].GetStatus(), 502);
+            EXPECT_EQ(engine->GetResponsesRelayed(), 0U);
+            EXPECT_EQ(failures, std::vector<std::string>{"closed-before-response-complete 502"});
+        }
+        EXPECT_EQ(engine->GetOpenServerConnections(), 0U);
+        EXPECT_EQ(policy.released, policy.forwarded);
+        Simulator::Destroy();
+    }
+}
+
 TEST_F(ProxyEngineTest, ResponseBytesPassThroughWhateverTheServersFraming)
 {
     Build(false);
@@ -608,10 +513,10 @@ TEST_F(ProxyEngineTest, ResponseBytesPassThroughWhateverTheServersFraming)
                                 "5\r\n" +
                                 Pattern(5) + "\r\n1f4;ext=1\r\n" + Pattern(500, 5) +
                                 "\r\n0\r\nX-Trailer: t\r\n\r\n";
-    ScriptedServer raw;
+    RawServer raw;
     raw.reply = [&](const AdcHttpMessage&) { return chunked; };
-    raw.Start(s);
-    RawClient client;
+    raw.Listen(s);
+    RawPeer client;
     client.Start(a,
                  InetSocketAddress(kProxyForA, 80),
                  Seconds(1),
@@ -619,10 +524,10 @@ TEST_F(ProxyEngineTest, ResponseBytesPassThroughWhateverTheServersFraming)
                  Seconds(1));
     Run(4);
 
-    const std::size_t at = client.received.find("\r\n\r\n");
+    const std::size_t at = client.rx.find("\r\n\r\n");
     ASSERT_NE(at, std::string::npos);
-    EXPECT_TRUE(client.received.substr(at + 4) == chunked.substr(chunked.find("\r\n\r\n") + 4));
-    EXPECT_NE(client.received.find("Via: 1.1 P1\r\n"), std::string::npos);
+    EXPECT_TRUE(client.rx.substr(at + 4) == chunked.substr(chunked.find("\r\n\r\n") + 4));
+    EXPECT_NE(client.rx.find("Via: 1.1 P1\r\n"), std::string::npos);
     EXPECT_EQ(engine->GetResponsesRelayed(), 1U);
     EXPECT_TRUE(failures.empty());
 }
@@ -640,8 +545,8 @@ TEST_F(ProxyEngineTest, ASilentServerTimesOutWith504AndAnUnreachableOneWith502)
         engine->SetAttribute("ResponseTimeout", TimeValue(Seconds(1)));
         engine->SetAttribute("ConnectTimeout", TimeValue(Seconds(1)));
         server->SetStartTime(Seconds(100));
-        ScriptedServer silent; // reads the request, never answers
-        silent.Start(s);
+        RawServer silent; // reads the request, never answers
+        silent.Listen(s);
         if (!reachable)
         {
             s->GetObject<Ipv4>()->SetDown(1);
@@ -799,7 +704,7 @@ TEST_F(ProxyEngineTest, APooledUsipConnectionServesOnlyItsOwnClient)
 TEST_F(ProxyEngineTest, MalformedRequestsAndPolicyAnswersAreAnsweredLocally)
 {
     Build(true);
-    RawClient bad;
+    RawPeer bad;
     bad.Start(a,
               InetSocketAddress(kProxyForA, 80),
               Seconds(1),
@@ -809,7 +714,7 @@ TEST_F(ProxyEngineTest, MalformedRequestsAndPolicyAnswersAreAnsweredLocally)
     ASSERT_EQ(bad.Responses().size(), 1U);
     EXPECT_EQ(bad.Responses()[0].GetStatus(), 400);
     EXPECT_EQ(bad.Responses()[0].GetHeader("Server").value_or(""), "P1");
-    EXPECT_TRUE(bad.closedByPeer);
+    EXPECT_TRUE(bad.closed);
     ASSERT_EQ(drops.size(), 1U);
     EXPECT_EQ(drops[0].rfind("bad-request: ", 0), 0U) << drops[0];
     EXPECT_EQ(answers, std::vector<std::string>{"400 bad-request"});

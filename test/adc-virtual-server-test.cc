@@ -7,6 +7,8 @@
  * others with policies).
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-service-group.h"
@@ -24,35 +26,13 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
 
 using SState = AdcService::State;
 using VState = AdcVirtualServer::State;
-
-/// \return the message of the AdcConfigError \p f throws ("" when it throws none)
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-/// \return true when \p text contains \p word
-bool
-Has(const std::string& text, const std::string& word)
-{
-    return text.find(word) != std::string::npos;
-}
 
 /// A content-switching policy of the kind CS binds: the URL starts with a prefix.
 class UrlPrefixPolicy : public AdcBindingPolicy
@@ -263,8 +243,9 @@ TEST_F(AdcVirtualServerTest, WeightsComeFromTheBindingOrTheService)
     EXPECT_EQ(v->GetLbMethod()->GetBackend(1).weight, 2u);
     const auto picks = Picks(v, 50);
     EXPECT_EQ(std::count(picks.begin(), picks.end(), "a"), 30);
-    EXPECT_TRUE(Has(ErrorOf([&] { v->BindService(Service("c", 3), 101); }), "allowed 1..100"));
-    EXPECT_TRUE(Has(ErrorOf([&] { v->BindService(a); }), "bound already"));
+    EXPECT_TRUE(
+        Has(ConfigErrorOf([&] { v->BindService(Service("c", 3), 101); }), "allowed 1..100"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { v->BindService(a); }), "bound already"));
 }
 
 // REQ: SLB-03
@@ -306,7 +287,7 @@ TEST_F(AdcVirtualServerTest, EffectiveStateAndBackupVirtualServer)
     EXPECT_EQ(SelectionsOf("primary").back().how, "none");
     EXPECT_EQ(primary->GetFailures(), 1u);
     // Backups never loop.
-    EXPECT_TRUE(Has(ErrorOf([&] { backup->SetBackupVServer(primary); }), "cycle"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { backup->SetBackupVServer(primary); }), "cycle"));
 }
 
 // REQ: CS-04 (SOURCEIP persistence), CS-05 (timeout; COOKIEINSERT 0 is a session cookie),
@@ -345,11 +326,11 @@ TEST_F(AdcVirtualServerTest, PersistenceSettingsFollowTheSupportMatrixAndRanges)
     Ptr<AdcVirtualServer> v = CreateObject<AdcVirtualServer>();
     v->Configure("tcp1", "TCP", Ipv4Address("192.0.2.1"), 443);
     v->SetAttribute("PersistenceType", StringValue("COOKIEINSERT"));
-    const std::string msg = ErrorOf([&] { v->Validate(); });
+    const std::string msg = ConfigErrorOf([&] { v->Validate(); });
     EXPECT_TRUE(Has(msg, "COOKIEINSERT") && Has(msg, "TCP") && Has(msg, "HTTP, HTTPS")) << msg;
     v->SetAttribute("PersistenceType", StringValue("sourceip"));
     v->SetAttribute("Timeout", UintegerValue(1));
-    EXPECT_TRUE(Has(ErrorOf([&] { v->Validate(); }), "allowed 2..1440 minutes"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { v->Validate(); }), "allowed 2..1440 minutes"));
     v->SetAttribute("Timeout", UintegerValue(1440));
     EXPECT_NO_THROW(v->Validate());
 
@@ -361,9 +342,10 @@ TEST_F(AdcVirtualServerTest, PersistenceSettingsFollowTheSupportMatrixAndRanges)
     ssl->SetAttribute("PersistenceType", StringValue("COOKIEINSERT"));
     ssl->SetAttribute("Timeout", UintegerValue(0)); // a session cookie
     EXPECT_NO_THROW(ssl->Validate());
-    EXPECT_TRUE(Has(ErrorOf([&] { ssl->SetAttribute("PersistenceType", StringValue("RULE")); }),
-                    "not one of NONE, SOURCEIP, COOKIEINSERT, SSLSESSION"));
-    EXPECT_TRUE(Has(ErrorOf([&] { v->Configure("x", "HTTPS", AdcIpAddress(), 0); }),
+    EXPECT_TRUE(
+        Has(ConfigErrorOf([&] { ssl->SetAttribute("PersistenceType", StringValue("RULE")); }),
+            "not one of NONE, SOURCEIP, COOKIEINSERT, SSLSESSION"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { v->Configure("x", "HTTPS", AdcIpAddress(), 0); }),
                     "serviceType 'HTTPS' is not one of HTTP, SSL"));
 
     // A key from the caller (the cookie the proxy read) keeps a session cookie's client.
@@ -383,7 +365,7 @@ TEST_F(AdcVirtualServerTest, LbMethodComesFromTheRegistryInNetScalerWords)
     Ptr<AdcVirtualServer> v = VServer("lb1", "srcipsrcporthash");
     EXPECT_EQ(v->GetLbMethodName(), "SRCIPSRCPORTHASH");
     const std::string msg =
-        ErrorOf([&] { v->SetAttribute("LbMethod", StringValue("hash-ip-port")); });
+        ConfigErrorOf([&] { v->SetAttribute("LbMethod", StringValue("hash-ip-port")); });
     EXPECT_TRUE(Has(msg,
                     "AdcVirtualServer 'lb1': lbMethod 'hash-ip-port' is not one of "
                     "ROUNDROBIN, WEIGHTEDROUNDROBIN, LEASTCONNECTION,"))
@@ -426,7 +408,7 @@ TEST_F(AdcVirtualServerTest, VirtualServersNestUnderPoliciesByPriority)
     // The run-time change (canary): unbinding the policy moves new requests.
     ASSERT_TRUE(cs->UnbindVServer("lb-images"));
     EXPECT_EQ(pick("/index.html"), "web1 default");
-    EXPECT_TRUE(Has(ErrorOf([&] { web->BindVServer(cs); }), "cycle"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { web->BindVServer(cs); }), "cycle"));
     // The parent's state follows its children's.
     web->Unbind("web1");
     EXPECT_EQ(cs->GetState(), VState::DOWN);
@@ -465,7 +447,7 @@ TEST_F(AdcVirtualServerTest, ServiceGroupMembersJoinAndLeaveTheRotation)
     g->Disable();
     EXPECT_EQ(v->GetState(), VState::DOWN);
     EXPECT_TRUE(
-        Has(ErrorOf([&] { g->AddMember(Ipv4Address("10.0.1.2"), 8080); }), "bound already"));
+        Has(ConfigErrorOf([&] { g->AddMember(Ipv4Address("10.0.1.2"), 8080); }), "bound already"));
     EXPECT_EQ(v->GetServiceBindings().size(), 1u);
     EXPECT_TRUE(v->GetServiceBindings()[0].group);
 }

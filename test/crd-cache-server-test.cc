@@ -8,6 +8,7 @@
  */
 
 #include "adc-test-accounting.h"
+#include "adc-test-fixtures.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
@@ -49,23 +50,8 @@ struct Chain
 Chain
 MakeChain()
 {
-    Chain c;
-    NodeContainer nodes;
-    nodes.Create(3);
-    c.client = nodes.Get(0);
-    c.cache = nodes.Get(1);
-    c.origin = nodes.Get(2);
-    InternetStackHelper stack;
-    stack.Install(nodes);
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    p2p.SetChannelAttribute("Delay", StringValue("1ms"));
-    Ipv4AddressHelper ip;
-    ip.SetBase("10.1.1.0", "255.255.255.0");
-    ip.Assign(p2p.Install(c.client, c.cache));
-    ip.SetBase("10.1.2.0", "255.255.255.0");
-    ip.Assign(p2p.Install(c.cache, c.origin));
-    return c;
+    const NodeContainer nodes = adctest::MakeChain(3); // 10.1.1.0/24 and 10.1.2.0/24
+    return {nodes.Get(0), nodes.Get(1), nodes.Get(2)};
 }
 
 /// One AccessLog line.
@@ -156,48 +142,6 @@ struct Traces
     }
 };
 
-/// A raw TCP peer that sends fixed bytes once connected and keeps what it receives.
-struct RawPeer
-{
-    Ptr<Socket> socket;
-    std::string toSend;
-    std::string rx;
-    bool closed{false};
-
-    void Connect(Ptr<Node> node, const Address& remote)
-    {
-        socket = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-        socket->Bind();
-        socket->SetConnectCallback(MakeCallback(&RawPeer::OnConnected, this),
-                                   MakeNullCallback<void, Ptr<Socket>>());
-        socket->SetRecvCallback(MakeCallback(&RawPeer::OnRecv, this));
-        socket->SetCloseCallbacks(MakeCallback(&RawPeer::OnClose, this),
-                                  MakeCallback(&RawPeer::OnClose, this));
-        socket->Connect(remote);
-    }
-
-    void OnConnected(Ptr<Socket> s)
-    {
-        s->Send(reinterpret_cast<const uint8_t*>(toSend.data()), toSend.size(), 0);
-    }
-
-    void OnRecv(Ptr<Socket> s)
-    {
-        Ptr<Packet> p;
-        while ((p = s->Recv()) && p->GetSize() > 0)
-        {
-            std::string chunk(p->GetSize(), '\0');
-            p->CopyData(reinterpret_cast<uint8_t*>(&chunk[0]), p->GetSize());
-            rx += chunk;
-        }
-    }
-
-    void OnClose(Ptr<Socket>)
-    {
-        closed = true;
-    }
-};
-
 /// Object sizes of the origin: /m 300 bytes, /h 50 bytes, anything else 100 bytes.
 uint32_t
 SizeOf(const std::string& url)
@@ -277,14 +221,10 @@ class CrdCacheServerTest : public ::testing::Test
     }
 
     /// A raw peer on the client node sending \p bytes to the cache at \p t.
-    void Raw(RawPeer& peer, double t, const std::string& bytes)
+    void Raw(adctest::RawPeer& peer, double t, const std::string& bytes)
     {
         peer.toSend = bytes;
-        Simulator::Schedule(Seconds(t),
-                            &RawPeer::Connect,
-                            &peer,
-                            chain.client,
-                            InetSocketAddress(kCacheFront, 80));
+        peer.ConnectAt(Seconds(t), chain.client, InetSocketAddress(kCacheFront, 80));
     }
 
     Chain chain;
@@ -538,8 +478,8 @@ TEST_F(CrdCacheServerTest, OriginChoosesItsResponseFromTheClientIpTheCacheForwar
     origin->SetAttribute("VaryByClientIp", BooleanValue(true));
     Ptr<CrdCacheServer> cache = Cache();
     cache->SetAttribute("HonourVary", BooleanValue(true));
-    RawPeer a;
-    RawPeer b;
+    adctest::RawPeer a;
+    adctest::RawPeer b;
     Raw(a, 1.0, RequestFor("10.1.0.5"));
     Raw(b, 2.0, RequestFor("10.1.0.6"));
     Simulator::Stop(Seconds(3));
@@ -565,8 +505,8 @@ TEST_F(CrdCacheServerTest, ByDefaultAVaryingResponseIsStoredAndServedToEveryone)
     Ptr<AdcHttpServer> origin = Origin(100);
     origin->SetAttribute("VaryByClientIp", BooleanValue(true));
     Ptr<CrdCacheServer> cache = Cache();
-    RawPeer a;
-    RawPeer b;
+    adctest::RawPeer a;
+    adctest::RawPeer b;
     Raw(a, 1.0, RequestFor("10.1.0.5"));
     Raw(b, 2.0, RequestFor("10.1.0.6"));
     Simulator::Stop(Seconds(3));
@@ -588,11 +528,11 @@ TEST_F(CrdCacheServerTest, PipelinedRequestsAreAnsweredInOrderBehindAPendingMiss
     Ptr<AdcHttpServer> origin = Origin(100);
     origin->SetObjectSizeCallback(MakeCallback(&SizeOf));
     Ptr<CrdCacheServer> cache = Cache();
-    RawPeer warm;
+    adctest::RawPeer warm;
     Raw(warm, 1.0, "GET /h HTTP/1.1\r\nConnection: close\r\n\r\n");
     // two misses for /m (fetched twice: no request collapsing), then two hits for /h that are
     // ready at once but must wait for the misses before them
-    RawPeer pipe;
+    adctest::RawPeer pipe;
     Raw(pipe,
         2.0,
         "GET /m HTTP/1.1\r\n\r\nGET /m HTTP/1.1\r\n\r\nHEAD /h HTTP/1.1\r\n\r\n"
@@ -624,7 +564,7 @@ TEST_F(CrdCacheServerTest, MalformedRequestGets400AndDrop)
 {
     Origin(100);
     Ptr<CrdCacheServer> cache = Cache();
-    RawPeer peer;
+    adctest::RawPeer peer;
     Raw(peer, 1.0, "GET /x HTTP/1.1\r\nBad Header\r\n\r\n");
     Simulator::Stop(Seconds(2));
     Simulator::Run();

@@ -5,6 +5,8 @@
  * size updates, configuration errors, and a randomised run against a naive reference model.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/callback.h"
 #include "ns3/crd-cache-store.h"
@@ -22,6 +24,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::adctest;
 
 namespace
 {
@@ -74,22 +77,6 @@ MakeStore(uint64_t capacity, CrdCacheStore::Policy policy = CrdCacheStore::LRU)
     s->SetAttribute("Capacity", UintegerValue(capacity));
     s->SetAttribute("Policy", EnumValue(policy));
     return s;
-}
-
-/// \return the message of the AdcConfigError \p f throws, or "" when it throws none
-template <typename F>
-std::string
-ConfigErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 typedef std::vector<std::pair<std::string, uint64_t>> Evictions;

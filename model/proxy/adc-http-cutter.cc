@@ -228,6 +228,34 @@ void
 AdcHttpCutter::SetIgnoreBodies(bool skip)
 {
     m_parser.SetIgnoreBodies(skip);
+    m_ignoreBodies = skip;
+}
+
+bool
+AdcHttpCutter::GetIgnoreBodies() const
+{
+    return m_ignoreBodies;
+}
+
+bool
+AdcHttpCutter::EndOfStream()
+{
+    if (m_parser.HasError() || m_parser.IsEndOfStream())
+    {
+        return false;
+    }
+    m_parser.EndOfStream();
+    Piece end;
+    end.kind = Piece::END;
+    if (!m_headDone || !m_parser.Next(&end.head, &end.bodyBytes))
+    {
+        return false; // nothing was in progress, or it was cut short (the parser's error)
+    }
+    end.wireBytes = m_fedInMessage;
+    m_pieces.push_back(end);
+    m_fedInMessage = 0;
+    m_headDone = false;
+    return true;
 }
 
 std::size_t

@@ -65,6 +65,14 @@ class AdcHttpCutter
      */
     void Feed(Ptr<const Packet> p);
 
+    /**
+     * \brief The peer closed the connection (AdcHttpStreamParser::EndOfStream): a response
+     * whose body is delimited by the close ends here (an END piece is queued); any other
+     * message in progress is an error.
+     * \return true when a message ended
+     */
+    bool EndOfStream();
+
     /// \return the pieces produced since the last call, in stream order
     std::deque<Piece> Take();
 
@@ -84,6 +92,8 @@ class AdcHttpCutter
      * \param skip true to ignore their bodies
      */
     void SetIgnoreBodies(bool skip);
+    /// \return what SetIgnoreBodies set last
+    bool GetIgnoreBodies() const;
 
     /// \return the memory held for a message in progress (head bytes buffered)
     std::size_t GetBufferedBytes() const;
@@ -118,6 +128,7 @@ class AdcHttpCutter
     AdcHttpStreamParser m_parser; //!< the framing
     uint64_t m_fedInMessage;      //!< bytes of the current message fed so far
     bool m_headDone;              //!< the current message's HEAD piece went out
+    bool m_ignoreBodies{false};   //!< as SetIgnoreBodies set it
     std::vector<uint8_t> m_head;  //!< its head bytes until then
     std::deque<Piece> m_pieces;   //!< produced, not taken
 };

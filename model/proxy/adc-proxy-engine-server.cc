@@ -320,7 +320,17 @@ AdcProxyEngine::ReadBack(uint64_t bid)
     }
     if (b.peerClosed && b.socket->GetRxAvailable() == 0)
     {
-        // The server closed and everything it sent was read, yet the response is short.
+        // The server closed and everything it sent was read: that ends a response whose body
+        // is delimited by the close (RFC 9112 section 6.3 item 8); any other is short.
+        if (f && b.headDone && b.responses.EndOfStream())
+        {
+            error = RelayPieces(b, *f);
+            if (error.empty() && b.done)
+            {
+                FinishBack(bid);
+                return;
+            }
+        }
         FailBack(bid, "closed-before-response-complete");
         return;
     }
@@ -334,6 +344,12 @@ std::string
 AdcProxyEngine::ConsumeResponse(Back& b, Front& f, Ptr<Packet> p)
 {
     b.responses.Feed(p);
+    return RelayPieces(b, f);
+}
+
+std::string
+AdcProxyEngine::RelayPieces(Back& b, Front& f)
+{
     for (const AdcHttpCutter::Piece& piece : b.responses.Take())
     {
         if (b.done)
@@ -354,6 +370,17 @@ AdcProxyEngine::ConsumeResponse(Back& b, Front& f, Ptr<Packet> p)
             {
                 b.headDone = true;
                 b.reusable = m_reuse && piece.head.IsKeepAlive();
+                // A body the server's close delimits reaches the client the same way: the
+                // client connection closes after it (Connection: close).
+                if (AdcHttpStreamParser::DecideFraming(piece.head,
+                                                       b.responses.GetIgnoreBodies() ? "HEAD" : "",
+                                                       nullptr,
+                                                       nullptr) ==
+                    AdcHttpStreamParser::Framing::CLOSE_DELIMITED)
+                {
+                    b.reusable = false;
+                    f.keepAlive = false;
+                }
             }
             RelayHead(b, f, piece.head);
             break;

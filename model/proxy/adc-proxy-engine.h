@@ -338,6 +338,8 @@ class AdcProxyEngine : public Object
     void ReadBack(uint64_t bid);
     /// Take one received segment of \p b; \return an error text, empty when fine.
     std::string ConsumeResponse(Back& b, Front& f, Ptr<Packet> p);
+    /// Relay the pieces \p b's cutter produced; \return an error text, empty when fine.
+    std::string RelayPieces(Back& b, Front& f);
     /// Relay the response head \p head to \p f, rewritten for the client connection.
     void RelayHead(Back& b, Front& f, AdcHttpMessage head);
     /// The whole response of \p bid was relayed: free the client, pool or close the connection.

@@ -8,6 +8,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -97,7 +98,8 @@ AdcTcpRelay::AdcTcpRelay()
       m_toClient(0)
 {
     NS_LOG_FUNCTION(this);
-    m_ports = CreateObject<AdcPortAllocator>();
+    m_source = CreateObject<AdcSourceAddressPolicy>();
+    m_source->SetAttribute("Mode", EnumValue(AdcSourceAddressPolicy::CLIENT_IP));
 }
 
 AdcTcpRelay::~AdcTcpRelay()
@@ -110,31 +112,37 @@ AdcTcpRelay::~AdcTcpRelay()
 void
 AdcTcpRelay::SetPortRange(std::string text)
 {
-    m_ports->SetRange(AdcPortRange::Parse(text));
+    m_source->SetAttribute("PortRange", StringValue(text));
 }
 
 std::string
 AdcTcpRelay::GetPortRange() const
 {
-    return m_ports->GetRange().ToString();
+    return m_source->GetPortAllocator()->GetRange().ToString();
 }
 
 void
 AdcTcpRelay::SetRouting(Ptr<AdcPolicyRouting> routing)
 {
-    m_routing = routing;
+    m_source->SetRouting(routing);
 }
 
 Ptr<AdcPolicyRouting>
 AdcTcpRelay::GetRouting() const
 {
-    return m_routing;
+    return m_source->GetRouting();
 }
 
 Ptr<AdcPortAllocator>
 AdcTcpRelay::GetPortAllocator() const
 {
-    return m_ports;
+    return m_source->GetPortAllocator();
+}
+
+Ptr<AdcSourceAddressPolicy>
+AdcTcpRelay::GetSourcePolicy() const
+{
+    return m_source;
 }
 
 uint64_t
@@ -205,7 +213,7 @@ AdcTcpRelay::AssignStreams(int64_t /* stream */)
 void
 AdcTcpRelay::CheckConfig() const
 {
-    if (m_useClientSource && !m_routing)
+    if (m_useClientSource && !m_source->GetRouting())
     {
         throw AdcConfigError("AdcTcpRelay on node " + std::to_string(GetNode()->GetId()) +
                              ": UseClientSource is true but routing is not set; call SetRouting "
@@ -276,8 +284,7 @@ AdcTcpRelay::DoDispose()
     // The node's stack and the trace listeners may be gone: close without sending or tracing.
     m_disposing = true;
     StopApplication();
-    m_routing = nullptr;
-    m_ports = nullptr;
+    m_source = nullptr;
     Application::DoDispose();
 }
 
@@ -334,10 +341,11 @@ AdcTcpRelay::OpenServerSide(uint64_t id)
     m_idOf[s] = id;
     if (m_useClientSource)
     {
-        r.port = AdcBindFromRange(s, r.clientIp, m_ports);
-        if (!r.port)
+        bool exhausted = false;
+        r.lease = m_source->Bind(s, r.clientIp, &exhausted);
+        if (!r.lease)
         {
-            End(id, "port-exhausted");
+            End(id, exhausted ? "port-exhausted" : "connect-failed");
             return;
         }
     }
@@ -350,19 +358,10 @@ AdcTcpRelay::OpenServerSide(uint64_t id)
                           MakeCallback(&AdcTcpRelay::HandleConnectFailed, this));
     Watch(s);
     // Without USIP nothing is registered: the connection uses the node's own address.
-    const std::optional<AdcFlowKey> source =
-        AdcConnectFrom(s,
-                       m_useClientSource ? m_routing : nullptr,
-                       r.clientIp,
-                       InetSocketAddress(r.destIp, r.destPort));
-    if (!source)
+    const InetSocketAddress to(r.destIp, r.destPort);
+    if (r.lease ? !m_source->Connect(*r.lease, s, to) : !AdcConnectFrom(s, nullptr, r.clientIp, to))
     {
         End(id, "connect-failed");
-        return;
-    }
-    if (m_useClientSource)
-    {
-        r.source = source;
     }
 }
 
@@ -557,13 +556,9 @@ AdcTcpRelay::End(uint64_t id, const std::string& outcome)
     {
         m_closedTrace(r.clientAddr, r.destAddr, r.server.sent, r.client.sent, outcome);
     }
-    if (r.port && m_ports)
+    if (r.lease && m_source)
     {
-        m_ports->Release(*r.port);
-    }
-    if (r.source && m_routing)
-    {
-        m_routing->RemoveOutputSource(*r.source);
+        m_source->Release(*r.lease, m_disposing);
     }
     // A side the relay already closed (both, when complete) is finished by TCP on its own; a
     // second Close() could even reset it (in CLOSING).

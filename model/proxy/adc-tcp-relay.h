@@ -9,6 +9,7 @@
 #define ADC_TCP_RELAY_H
 
 #include "adc-socket-util.h"
+#include "adc-source-address-policy.h"
 
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
@@ -99,6 +100,9 @@ class AdcTcpRelay : public Application
     Ptr<AdcPolicyRouting> GetRouting() const;
     /// \return the allocator of "PortRange"
     Ptr<AdcPortAllocator> GetPortAllocator() const;
+    /// \return the source-address policy that gives USIP connections their source (the same
+    /// AdcSourceAddressPolicy the proxy engine asks; its "Leased"/"Released" traces fire)
+    Ptr<AdcSourceAddressPolicy> GetSourcePolicy() const;
 
     /// \return connections accepted (relayed and local)
     uint64_t GetAccepted() const;
@@ -151,16 +155,15 @@ class AdcTcpRelay : public Application
     /// An intercepted connection and the one opened for it.
     struct Relay
     {
-        Side client;                  //!< the accepted side
-        Side server;                  //!< the side towards the original destination
-        Address clientAddr;           //!< client address and port
-        Address destAddr;             //!< original destination address and port
-        Ipv4Address clientIp;         //!< client address
-        Ipv4Address destIp;           //!< original destination address
-        uint16_t destPort{0};         //!< original destination port
-        std::optional<uint16_t> port; //!< source port of the range to release
-        /// The USIP connection registered with the routing hook (removed at the end).
-        std::optional<AdcFlowKey> source;
+        Side client;          //!< the accepted side
+        Side server;          //!< the side towards the original destination
+        Address clientAddr;   //!< client address and port
+        Address destAddr;     //!< original destination address and port
+        Ipv4Address clientIp; //!< client address
+        Ipv4Address destIp;   //!< original destination address
+        uint16_t destPort{0}; //!< original destination port
+        /// The USIP connection's source (client IP, port of the range), given back at the end.
+        std::optional<AdcSourceAddressPolicy::Lease> lease;
         bool local{false};     //!< addressed to this node: discard, do not relay
         bool inPump{false};    //!< Pump is running for it
         bool pumpAgain{false}; //!< Pump was requested while running
@@ -216,8 +219,8 @@ class AdcTcpRelay : public Application
     bool m_useClientSource; //!< USIP towards the server
     uint32_t m_window;      //!< RelayWindow: queued bytes per direction before reading stops
 
-    Ptr<AdcPolicyRouting> m_routing; //!< the node's policy routing
-    Ptr<AdcPortAllocator> m_ports;   //!< source ports for USIP connections
+    /// USIP sources (Mode CLIENT_IP over "PortRange"), the proxy engine's source policy
+    Ptr<AdcSourceAddressPolicy> m_source;
 
     Ptr<Socket> m_listen;                   //!< listening socket
     std::map<uint64_t, Relay> m_relays;     //!< relays by id (ascending: deterministic)
