@@ -15,6 +15,7 @@
  * a packet reaching B toward the VIP proves a FORWARD's next hop.
  */
 
+#include "adc-test-fixtures.h"
 #include "adc-test-raw-packets.h"
 
 #include "ns3/adc-config-error.h"
@@ -39,6 +40,8 @@
 #include <vector>
 
 using namespace ns3;
+using adctest::ConfigErrorOf;
+using adctest::Has;
 
 namespace
 {
@@ -752,28 +755,6 @@ TEST_P(AdcDatapathIpv4Test, InstallAggregatesTheDatapathAboveStaticRouting)
     EXPECT_EQ(priority, 50);
 }
 
-/// \return the AdcConfigError message \p f throws, or "" when it throws none
-std::string
-ErrorOf(const std::function<void()>& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-/// \return true when \p text contains \p part
-bool
-Has(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
-
 // REQ: CORE-01
 TEST_P(AdcDatapathIpv4Test, ASecondDatapathOfTheSameKindIsRefused)
 {
@@ -782,7 +763,7 @@ TEST_P(AdcDatapathIpv4Test, ASecondDatapathOfTheSameKindIsRefused)
     const uint32_t protocols = list4->GetNRoutingProtocols();
 
     Ptr<TestDatapath> second = CreateObject<TestDatapath>();
-    std::string e = ErrorOf([&] { second->Install(m_m); });
+    std::string e = ConfigErrorOf([&] { second->Install(m_m); });
     EXPECT_TRUE(Has(e, "node " + std::to_string(m_m->GetId())) && Has(e, "already holds") &&
                 Has(e, "ns3::AdcDatapathTestDatapath") && Has(e, "one datapath of each kind"))
         << e;
@@ -790,7 +771,7 @@ TEST_P(AdcDatapathIpv4Test, ASecondDatapathOfTheSameKindIsRefused)
     EXPECT_EQ(list4->GetNRoutingProtocols(), protocols);
     EXPECT_EQ(m_m->GetObject<TestDatapath>(), m_dp);
 
-    e = ErrorOf([&] { m_dp->Install(m_a); });
+    e = ConfigErrorOf([&] { m_dp->Install(m_a); });
     EXPECT_TRUE(Has(e, "already installed on node " + std::to_string(m_m->GetId()))) << e;
     EXPECT_FALSE(m_a->GetObject<TestDatapath>());
 
@@ -799,7 +780,7 @@ TEST_P(AdcDatapathIpv4Test, ASecondDatapathOfTheSameKindIsRefused)
     Ptr<Node> plain = CreateObject<Node>();
     InternetStackHelper().Install(plain);
     Ptr<TestDatapath> third = CreateObject<TestDatapath>();
-    e = ErrorOf([&] { third->Install(plain); });
+    e = ConfigErrorOf([&] { third->Install(plain); });
     EXPECT_TRUE(Has(e, "IPv6 routing is ns3::Ipv6StaticRouting") && Has(e, "list routing")) << e;
     EXPECT_FALSE(plain->GetObject<TestDatapath>());
     EXPECT_FALSE(third->GetIpv4Routing());

@@ -44,14 +44,8 @@ const Ipv6Address kLocal6("fd00:300::1"); // intercepted by R (LOCAL)
 const Ipv6Address kOther6("fd00:999::1"); // no rule: R's static default (Z)
 const Ipv4Address kFar4("10.200.0.1");
 
+using adctest::ConfigErrorOf;
 using adctest::Has;
-
-/// \param f code to run \return the AdcConfigError message \p f throws, or ""
-std::string
-ErrorOf(const std::function<void()>& f)
-{
-    return adctest::ConfigErrorOf(f);
-}
 
 /// Both ends of a dual-stack link.
 struct Ends
@@ -494,12 +488,12 @@ TEST_F(AdcPolicyRoutingHookTest, InstalledPolicyRoutingIsAggregatedAndSharesTheN
     // Another kind of datapath shares the node; a second policy routing does not.
     Ptr<IlbAppliance> ilb = CreateObject<IlbAppliance>();
     ilb->SetAttribute("HookPriority", IntegerValue(50));
-    EXPECT_EQ(ErrorOf([&] { ilb->Install(r); }), "");
+    EXPECT_EQ(ConfigErrorOf([&] { ilb->Install(r); }), "");
     EXPECT_EQ(r->GetObject<IlbAppliance>(), ilb);
     EXPECT_EQ(r->GetObject<AdcPolicyRouting>(), installed);
     EXPECT_EQ(list4->GetNRoutingProtocols(), 3U);
     const std::string twice =
-        ErrorOf([&] { AdcAddTopIpv4Routing(r, CreateObject<AdcPolicyRouting>(), 90); });
+        ConfigErrorOf([&] { AdcAddTopIpv4Routing(r, CreateObject<AdcPolicyRouting>(), 90); });
     EXPECT_TRUE(Has(twice, "already holds a ns3::AdcPolicyRouting")) << twice;
     EXPECT_EQ(list4->GetNRoutingProtocols(), 3U); // refused before any change
 
@@ -585,7 +579,7 @@ TEST(AdcPolicyRuleTest, NetworksOfEitherFamilyMatchTheirFamilyAndMixesAreRefused
     EXPECT_EQ(odd.Format(Ipv4Address("10.0.3.0")), "10.0.3.0/255.0.255.0");
     EXPECT_EQ(p48.Format(Ipv6Address("2001:db8:200::")), "2001:db8:200::/48");
     EXPECT_EQ(any.Format(AdcIpAddress()), "any");
-    std::string msg = ErrorOf([] { AdcIpMask::FromPrefixLength(AdcIpAddress::V4, 33); });
+    std::string msg = ConfigErrorOf([] { AdcIpMask::FromPrefixLength(AdcIpAddress::V4, 33); });
     EXPECT_TRUE(Has(msg, "prefix length 33") && Has(msg, "0..32 for IPv4")) << msg;
 
     Ptr<AdcPolicyRouting> pbr = CreateObject<AdcPolicyRouting>();
@@ -596,13 +590,13 @@ TEST(AdcPolicyRuleTest, NetworksOfEitherFamilyMatchTheirFamilyAndMixesAreRefused
     rule.srcMask = Ipv4Mask("255.0.0.0");
     rule.dstNet = Ipv6Address("2001:db8::");
     rule.dstMask = Ipv6Prefix(32);
-    msg = ErrorOf([&] { pbr->AddRule(rule); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(rule); });
     EXPECT_TRUE(Has(msg, "'mixed'") && Has(msg, "srcNet 10.0.0.0/8 is IPv4") &&
                 Has(msg, "dstNet 2001:db8::/32 is IPv6"))
         << msg;
     rule.name = "net-of-other-family";
     rule.srcNet = Ipv6Address("2001:db8::");
-    msg = ErrorOf([&] { pbr->AddRule(rule); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(rule); });
     EXPECT_TRUE(Has(msg, "'net-of-other-family'") && Has(msg, "srcNet 2001:db8::") &&
                 Has(msg, "srcMask") && Has(msg, "(IPv4)"))
         << msg;
@@ -610,7 +604,7 @@ TEST(AdcPolicyRuleTest, NetworksOfEitherFamilyMatchTheirFamilyAndMixesAreRefused
     rule.srcNet = AdcIpAddress();
     rule.srcMask = AdcIpMask();
     rule.dstNet = AdcIpAddress();
-    msg = ErrorOf([&] { pbr->AddRule(rule); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(rule); });
     EXPECT_TRUE(Has(msg, "dstNet is unset") && Has(msg, "dstMask")) << msg;
     EXPECT_EQ(pbr->GetNRules(), 0U);
     rule.name = "v6";

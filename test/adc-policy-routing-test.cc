@@ -26,32 +26,32 @@ TEST_F(AdcPolicyRoutingTest, AddRuleRejectsBadRulesNamingRuleAndField)
 
     AdcPolicyRule fwd;
     fwd.name = "fwd-none";
-    std::string msg = ErrorOf([&] { pbr->AddRule(fwd); });
+    std::string msg = ConfigErrorOf([&] { pbr->AddRule(fwd); });
     EXPECT_TRUE(Has(msg, "'fwd-none'") && Has(msg, "nextHops") && Has(msg, "exactly 1")) << msg;
     fwd.name = "fwd-two";
     fwd.nextHops = {h1, h2};
-    msg = ErrorOf([&] { pbr->AddRule(fwd); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(fwd); });
     EXPECT_TRUE(Has(msg, "'fwd-two'") && Has(msg, "nextHops has 2")) << msg;
 
     AdcPolicyRule bal;
     bal.name = "bal-empty";
     bal.action = AdcPolicyRule::BALANCE;
-    msg = ErrorOf([&] { pbr->AddRule(bal); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(bal); });
     EXPECT_TRUE(Has(msg, "'bal-empty'") && Has(msg, "nextHops") && Has(msg, "at least 1")) << msg;
 
     bal.name = "bal-dup";
     bal.nextHops = {h1, Hop(2, Ipv4Address("10.0.1.2"), "h1")};
-    msg = ErrorOf([&] { pbr->AddRule(bal); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(bal); });
     EXPECT_TRUE(Has(msg, "'bal-dup'") && Has(msg, "nextHops[1].name")) << msg;
 
     bal.name = "bal-local";
     bal.nextHops = {h1};
     bal.action = AdcPolicyRule::LOCAL;
-    msg = ErrorOf([&] { pbr->AddRule(bal); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(bal); });
     EXPECT_TRUE(Has(msg, "'bal-local'") && Has(msg, "nextHops") && Has(msg, "LOCAL takes none"))
         << msg;
     bal.action = AdcPolicyRule::PASS;
-    msg = ErrorOf([&] { pbr->AddRule(bal); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(bal); });
     EXPECT_TRUE(Has(msg, "nextHops") && Has(msg, "PASS takes none")) << msg;
 
     AdcPolicyRule icmp;
@@ -59,12 +59,12 @@ TEST_F(AdcPolicyRoutingTest, AddRuleRejectsBadRulesNamingRuleAndField)
     icmp.action = AdcPolicyRule::LOCAL;
     icmp.protocol = AdcFlowKey::PROTO_ICMP;
     icmp.dstPorts = AdcPortRange(80, 80);
-    msg = ErrorOf([&] { pbr->AddRule(icmp); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(icmp); });
     EXPECT_TRUE(Has(msg, "'icmp-ports'") && Has(msg, "dstPorts") && Has(msg, "protocol is 1"))
         << msg;
     icmp.dstPorts.reset();
     icmp.srcPorts = AdcPortRange(80, 80);
-    msg = ErrorOf([&] { pbr->AddRule(icmp); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(icmp); });
     EXPECT_TRUE(Has(msg, "srcPorts") && Has(msg, "protocol is 1")) << msg;
 
     AdcPolicyRule badRange;
@@ -72,13 +72,13 @@ TEST_F(AdcPolicyRoutingTest, AddRuleRejectsBadRulesNamingRuleAndField)
     badRange.action = AdcPolicyRule::LOCAL;
     badRange.protocol = AdcFlowKey::PROTO_TCP;
     badRange.srcPorts = AdcPortRange(0, 10);
-    msg = ErrorOf([&] { pbr->AddRule(badRange); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(badRange); });
     EXPECT_TRUE(Has(msg, "'bad-range'") && Has(msg, "srcPorts")) << msg;
 
     AdcPolicyRule badAction;
     badAction.name = "bad-action";
     badAction.action = static_cast<AdcPolicyRule::Action>(9);
-    msg = ErrorOf([&] { pbr->AddRule(badAction); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(badAction); });
     EXPECT_TRUE(Has(msg, "'bad-action'") && Has(msg, "action 9")) << msg;
 
     EXPECT_EQ(pbr->GetNRules(), 0u); // nothing half-added
@@ -87,10 +87,11 @@ TEST_F(AdcPolicyRoutingTest, AddRuleRejectsBadRulesNamingRuleAndField)
     fwd.nextHops = {h1};
     EXPECT_EQ(pbr->AddRule(fwd), 0u);
     EXPECT_EQ(pbr->GetRule(0).name, "fwd-ok");
-    EXPECT_TRUE(Has(ErrorOf([&] { pbr->GetRule(1); }), "rule 1 is out of range"));
-    EXPECT_TRUE(Has(ErrorOf([&] { pbr->GetRuleHits(5); }), "GetRuleHits"));
-    EXPECT_TRUE(Has(ErrorOf([&] { pbr->SetNextHopUp(0, 1, false); }), "hop 1 is out of range"));
-    EXPECT_TRUE(Has(ErrorOf([&] { pbr->SetNextHopUp(3, 0, false); }), "SetNextHopUp"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { pbr->GetRule(1); }), "rule 1 is out of range"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { pbr->GetRuleHits(5); }), "GetRuleHits"));
+    EXPECT_TRUE(
+        Has(ConfigErrorOf([&] { pbr->SetNextHopUp(0, 1, false); }), "hop 1 is out of range"));
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { pbr->SetNextHopUp(3, 0, false); }), "SetNextHopUp"));
 }
 
 TEST_F(AdcPolicyRoutingTest, BalanceAcceptsOnlyHashMethods)
@@ -105,7 +106,7 @@ TEST_F(AdcPolicyRoutingTest, BalanceAcceptsOnlyHashMethods)
     {
         bal.name = "bal-" + method;
         bal.balanceMethod = method;
-        const std::string msg = ErrorOf([&] { pbr->AddRule(bal); });
+        const std::string msg = ConfigErrorOf([&] { pbr->AddRule(bal); });
         EXPECT_TRUE(Has(msg, "'bal-" + method + "'") && Has(msg, "balanceMethod '" + method) &&
                     Has(msg, "same next hop") && Has(msg, "SOURCEIPHASH") &&
                     Has(msg, "DESTINATIONIPHASH") && Has(msg, "MAGLEV") && Has(msg, "hash-ip-port"))
@@ -136,14 +137,14 @@ TEST_F(AdcPolicyRoutingTest, InterfaceIndicesAreCheckedOnceTheIpv4IsKnown)
     Ptr<AdcPolicyRouting> pbr = InstallPbr(r);
 
     AdcPolicyRule rule = UdpPortRule("far-hop", AdcPortRange(1, 9), Hop(5, Ipv4Address(), "x"));
-    std::string msg = ErrorOf([&] { pbr->AddRule(rule); });
+    std::string msg = ConfigErrorOf([&] { pbr->AddRule(rule); });
     EXPECT_TRUE(Has(msg, "'far-hop'") && Has(msg, "nextHops[0].interface 5") &&
                 Has(msg, "2 Ipv4 interfaces"))
         << msg;
     rule.name = "far-in";
     rule.nextHops = {Hop(1, Ipv4Address("10.0.2.2"), "a")};
     rule.inInterfaces = {1, 7};
-    msg = ErrorOf([&] { pbr->AddRule(rule); });
+    msg = ConfigErrorOf([&] { pbr->AddRule(rule); });
     EXPECT_TRUE(Has(msg, "'far-in'") && Has(msg, "inInterfaces[1] 7")) << msg;
     rule.inInterfaces = {1};
     EXPECT_EQ(pbr->AddRule(rule), 0u);
@@ -156,7 +157,7 @@ TEST_F(AdcPolicyRoutingTest, InterfaceIndicesAreCheckedOnceTheIpv4IsKnown)
     rule.inInterfaces.clear();
     rule.nextHops = {Hop(4, Ipv4Address(), "y")};
     EXPECT_EQ(early->AddRule(rule), 0u);
-    msg = ErrorOf([&] { AdcAddTopIpv4Routing(q, early, 100); });
+    msg = ConfigErrorOf([&] { AdcAddTopIpv4Routing(q, early, 100); });
     EXPECT_TRUE(Has(msg, "'early'") && Has(msg, "nextHops[0].interface 4")) << msg;
 }
 

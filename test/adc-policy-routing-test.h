@@ -38,14 +38,8 @@ namespace adcpbrtest
 
 const Ipv4Address kFar("10.200.0.1"); // a destination no node owns
 
+using adctest::ConfigErrorOf;
 using adctest::Has;
-
-/// \param f code to run \return the AdcConfigError message \p f throws, or ""
-inline std::string
-ErrorOf(const std::function<void()>& f)
-{
-    return adctest::ConfigErrorOf(f);
-}
 
 /// Both ends of a point-to-point link.
 struct LinkEnds

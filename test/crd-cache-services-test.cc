@@ -8,6 +8,7 @@
  */
 
 #include "adc-test-accounting.h"
+#include "adc-test-fixtures.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
@@ -24,6 +25,8 @@
 #include <vector>
 
 using namespace ns3;
+using adctest::ConfigErrorOf;
+using adctest::Has;
 
 namespace
 {
@@ -347,21 +350,6 @@ TEST_F(CrdCacheServices, UpperTierHopsFollowTheServicesTheirMonitorIsBoundTo)
 
 namespace
 {
-
-/// \param f a configuration step \return the AdcConfigError it threw, or ""
-std::string
-ConfigErrorOf(const std::function<void()>& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 // REQ: CRD-06
 TEST(CrdCacheServiceBinding, CallerMadeServicesBindAndBadOnesAreClearErrors)

@@ -196,14 +196,15 @@ TEST(IlbApplianceServices, RuleServersAreServicesAndTheRuleIsAVirtualServer)
     EXPECT_EQ(vs->GetServiceBindings().size(), 2u);
     EXPECT_EQ(vs->GetState(), AdcService::State::UP);
 
-    EXPECT_TRUE(Has(ErrorOf([&] { ilb->GetServerService(0, 2); }),
+    EXPECT_TRUE(Has(ConfigErrorOf([&] { ilb->GetServerService(0, 2); }),
                     "GetServerService: server index 2 is out of range (2 servers)"));
-    EXPECT_TRUE(Has(ErrorOf([&] { ilb->GetRuleVServer(3); }), "rule index 3 is out of range"));
+    EXPECT_TRUE(
+        Has(ConfigErrorOf([&] { ilb->GetRuleVServer(3); }), "rule index 3 is out of range"));
     IlbRule heavy =
         Rule("heavy", kVip6, 6, 80, IlbRule::HALF_NAT, {AdcIpAddress(Ipv6Address("2001:2::5"))});
     heavy.servers[0].weight = 101;
     EXPECT_TRUE(
-        Has(ErrorOf([&] { ilb->AddRule(heavy); }),
+        Has(ConfigErrorOf([&] { ilb->AddRule(heavy); }),
             "rule 'heavy' (#3): server 'srv1': weight 101 is out of range; allowed 1..100"));
 }
 

@@ -28,59 +28,59 @@ TEST(IlbApplianceConfig, ErrorsNameTheRuleAndTheField)
 
     IlbRule noServers = base("r-noservers");
     noServers.servers.clear();
-    std::string e = ErrorOf([&] { ilb->AddRule(noServers); });
+    std::string e = ConfigErrorOf([&] { ilb->AddRule(noServers); });
     EXPECT_TRUE(Has(e, "'r-noservers'") && Has(e, "servers")) << e;
 
     IlbRule vipIsServer = base("r-vipserver");
     vipIsServer.servers[1].address = kVip4;
-    e = ErrorOf([&] { ilb->AddRule(vipIsServer); });
+    e = ConfigErrorOf([&] { ilb->AddRule(vipIsServer); });
     EXPECT_TRUE(Has(e, "'r-vipserver'") && Has(e, "srv2") && Has(e, "overlap")) << e;
 
     IlbRule badAlg = base("r-alg");
     badAlg.algorithm = "leastconn";
-    e = ErrorOf([&] { ilb->AddRule(badAlg); });
+    e = ConfigErrorOf([&] { ilb->AddRule(badAlg); });
     EXPECT_TRUE(Has(e, "'r-alg'") && Has(e, "algorithm") && Has(e, "'leastconn'") &&
                 Has(e, "roundrobin, hash-ip, hash-ip-port, hash-ip-vip"))
         << e;
 
     IlbRule icmp = base("r-proto");
     icmp.protocol = 1;
-    e = ErrorOf([&] { ilb->AddRule(icmp); });
+    e = ConfigErrorOf([&] { ilb->AddRule(icmp); });
     EXPECT_TRUE(Has(e, "'r-proto'") && Has(e, "protocol '1'") && Has(e, "17 (UDP)")) << e;
 
     IlbRule longPrefix = base("r-prefix");
     longPrefix.stickyPrefix = 33;
-    e = ErrorOf([&] { ilb->AddRule(longPrefix); });
+    e = ConfigErrorOf([&] { ilb->AddRule(longPrefix); });
     EXPECT_TRUE(Has(e, "'r-prefix'") && Has(e, "stickyPrefix /33") && Has(e, "0..32")) << e;
 
     IlbRule longPrefix6 =
         Rule("r-prefix6", kVip6, 6, 80, IlbRule::HALF_NAT, {Ipv6Address("2001:2::2")});
     longPrefix6.stickyPrefix = 129;
-    e = ErrorOf([&] { ilb->AddRule(longPrefix6); });
+    e = ConfigErrorOf([&] { ilb->AddRule(longPrefix6); });
     EXPECT_TRUE(Has(e, "'r-prefix6'") && Has(e, "stickyPrefix /129") && Has(e, "0..128")) << e;
 
     IlbRule family = base("r-family");
     family.servers[0].address = Ipv6Address("2001:2::2");
-    e = ErrorOf([&] { ilb->AddRule(family); });
+    e = ConfigErrorOf([&] { ilb->AddRule(family); });
     EXPECT_TRUE(Has(e, "'r-family'") && Has(e, "srv1") && Has(e, "family")) << e;
 
     IlbRule noNat = base("r-nonat");
     noNat.topology = IlbRule::FULL_NAT;
-    e = ErrorOf([&] { ilb->AddRule(noNat); });
+    e = ConfigErrorOf([&] { ilb->AddRule(noNat); });
     EXPECT_TRUE(Has(e, "'r-nonat'") && Has(e, "natSourceFirst/natSourceLast unset")) << e;
 
     IlbRule inverted = noNat;
     inverted.name = "r-inverted";
     inverted.natSourceFirst = Ipv4Address("10.20.0.9");
     inverted.natSourceLast = Ipv4Address("10.20.0.1");
-    e = ErrorOf([&] { ilb->AddRule(inverted); });
+    e = ConfigErrorOf([&] { ilb->AddRule(inverted); });
     EXPECT_TRUE(Has(e, "'r-inverted'") && Has(e, "10.20.0.9-10.20.0.1") && Has(e, "empty")) << e;
 
     IlbRule natFamily = noNat;
     natFamily.name = "r-natfamily";
     natFamily.natSourceFirst = Ipv6Address("2001:99::1");
     natFamily.natSourceLast = Ipv6Address("2001:99::2");
-    e = ErrorOf([&] { ilb->AddRule(natFamily); });
+    e = ConfigErrorOf([&] { ilb->AddRule(natFamily); });
     EXPECT_TRUE(Has(e, "'r-natfamily'") && Has(e, "NAT range") && Has(e, "family")) << e;
 
     EXPECT_EQ(ilb->GetNRules(), 0u); // nothing half-added
@@ -89,7 +89,7 @@ TEST(IlbApplianceConfig, ErrorsNameTheRuleAndTheField)
     ASSERT_EQ(ilb->AddRule(base("web")), 0u);
     IlbRule vipOnServer =
         Rule("r-cross1", s1, 17, 53, IlbRule::HALF_NAT, {Ipv4Address("10.1.0.9")});
-    e = ErrorOf([&] { ilb->AddRule(vipOnServer); });
+    e = ConfigErrorOf([&] { ilb->AddRule(vipOnServer); });
     EXPECT_TRUE(Has(e, "'r-cross1'") && Has(e, "vip 10.1.0.2") && Has(e, "'web'")) << e;
     IlbRule serverOnVip = Rule("r-cross2",
                                AdcIpAddress(Ipv4Address("10.10.10.11")),
@@ -97,20 +97,20 @@ TEST(IlbApplianceConfig, ErrorsNameTheRuleAndTheField)
                                80,
                                IlbRule::HALF_NAT,
                                {kVip4});
-    e = ErrorOf([&] { ilb->AddRule(serverOnVip); });
+    e = ConfigErrorOf([&] { ilb->AddRule(serverOnVip); });
     EXPECT_TRUE(Has(e, "'r-cross2'") && Has(e, "address 10.10.10.10") && Has(e, "'web'") &&
                 Has(e, "overlap"))
         << e;
 
     IlbRule overlap = base("r-ports");
     overlap.ports = AdcPortRange(70, 90);
-    e = ErrorOf([&] { ilb->AddRule(overlap); });
+    e = ConfigErrorOf([&] { ilb->AddRule(overlap); });
     EXPECT_TRUE(Has(e, "'r-ports'") && Has(e, "70-90") && Has(e, "'web'")) << e;
 
-    e = ErrorOf([&] { ilb->AddRule(base("web")); });
+    e = ConfigErrorOf([&] { ilb->AddRule(base("web")); });
     EXPECT_TRUE(Has(e, "'web'") && Has(e, "already used")) << e;
 
-    e = ErrorOf([&] { ilb->SetServerUp(0, 2, false); });
+    e = ConfigErrorOf([&] { ilb->SetServerUp(0, 2, false); });
     EXPECT_TRUE(Has(e, "'web'") && Has(e, "server index 2")) << e;
     EXPECT_EQ(ilb->GetNRules(), 1u);
 

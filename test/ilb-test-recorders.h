@@ -10,6 +10,8 @@
 #ifndef ILB_TEST_RECORDERS_H
 #define ILB_TEST_RECORDERS_H
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -31,30 +33,11 @@ using namespace ns3;
 namespace ilbtest
 {
 
+using adctest::ConfigErrorOf;
+using adctest::Has;
+
 inline const AdcIpAddress kVip4(Ipv4Address("10.10.10.10"));
 inline const AdcIpAddress kVip6(Ipv6Address("2001:9::9"));
-
-/// \return the AdcConfigError message \p f throws, or "" when it throws none
-inline std::string
-ErrorOf(const std::function<void()>& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const AdcConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-/// \return true when \p text contains \p part
-inline bool
-Has(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 /// \return a socket address for \p a and \p port
 inline Address
