@@ -194,7 +194,8 @@ def test_literals(names):
 def from_tests():
     """Seeds per target from the tests' literal inputs."""
     seeds = {t: [] for t in targets()}
-    http_tests = ["adc-http-message-test.cc", "adc-http-apps-test.cc", "crd-cache-server-test.cc",
+    http_tests = ["adc-http-message-test.cc", "adc-http-apps-test.cc", "adc-http-apps-responses-test.cc",
+                  "crd-cache-server-test.cc",
                   "crd-lower-tier-test.cc", "adc-health-monitor-test.cc"]
     for lit in test_literals(http_tests):
         if re.search(rb"HTTP/\d", lit) and len(lit) > 8:
@@ -206,7 +207,8 @@ def from_tests():
         if re.fullmatch(rb"[ 0-9+\-][ 0-9a-z+\-]{0,23}", lit) and re.search(rb"[0-9]", lit):
             seeds["port-range"].append(lit)
     for lit in test_literals(["crd-lower-tier-test.cc", "crd-cache-server-test.cc",
-                              "crd-flows-test.cc", "adc-http-apps-test.cc"]):
+                              "crd-flows-test.cc", "adc-http-apps-test.cc",
+                              "adc-http-apps-responses-test.cc"]):
         if re.fullmatch(rb"[0-9., \t]{1,40}", lit) and b"." in lit:
             seeds["client-ip"].append(lit)
         elif re.fullmatch(rb"[A-Za-z][A-Za-z0-9-]*-(For|IP|Ip)", lit):
