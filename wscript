@@ -148,6 +148,7 @@ ADC_TEST_SOURCES = [
     'test/adc-datapath-test.cc',
     'test/adc-flow-key-test.cc',
     'test/adc-health-monitor-test.cc',
+    'test/adc-http-apps-responses-test.cc',
     'test/adc-http-apps-test.cc',
     'test/adc-http-framing-test.cc',
     'test/adc-http-message-test.cc',
