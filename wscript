@@ -29,6 +29,8 @@ ADC_SOURCES = [
     'model/config/adc-ilbadm-commands.cc',
     'model/config/adc-netscaler-commands.cc',
     'model/config/adc-netscaler-monitor-commands.cc',
+    'model/config/adc-policy-expression-parser.cc',
+    'model/config/adc-policy-expression.cc',
     'model/core/adc-config-error.cc',
     'model/core/adc-connection-table.cc',
     'model/core/adc-flow-key.cc',
@@ -69,9 +71,11 @@ ADC_SOURCES = [
     'model/service/adc-service.cc',
     'model/service/adc-virtual-server.cc',
     'model/wire/adc-client-ip-header.cc',
+    'model/wire/adc-http-cookie.cc',
     'model/wire/adc-http-message.cc',
     'model/wire/adc-http-stream-parser-chunked.cc',
     'model/wire/adc-http-stream-parser.cc',
+    'model/wire/adc-tls-record.cc',
 ]
 
 ADC_HEADERS = [
@@ -98,6 +102,8 @@ ADC_HEADERS = [
     'model/config/adc-config-store.h',
     'model/config/adc-ilbadm-commands.h',
     'model/config/adc-netscaler-commands.h',
+    'model/config/adc-policy-expression-node.h',
+    'model/config/adc-policy-expression.h',
     'model/core/adc-config-error.h',
     'model/core/adc-connection-table.h',
     'model/core/adc-flow-key.h',
@@ -136,8 +142,10 @@ ADC_HEADERS = [
     'model/service/adc-service.h',
     'model/service/adc-virtual-server.h',
     'model/wire/adc-client-ip-header.h',
+    'model/wire/adc-http-cookie.h',
     'model/wire/adc-http-message.h',
     'model/wire/adc-http-stream-parser.h',
+    'model/wire/adc-tls-record.h',
 ]
 
 ADC_TEST_SOURCES = [
@@ -148,6 +156,7 @@ ADC_TEST_SOURCES = [
     'test/adc-datapath-test.cc',
     'test/adc-flow-key-test.cc',
     'test/adc-health-monitor-test.cc',
+    'test/adc-http-cookie-test.cc',
     'test/adc-http-apps-responses-test.cc',
     'test/adc-http-apps-test.cc',
     'test/adc-http-framing-test.cc',
@@ -158,6 +167,7 @@ ADC_TEST_SOURCES = [
     'test/adc-maglev-table-test.cc',
     'test/adc-path-tracer-test.cc',
     'test/adc-persistence-table-test.cc',
+    'test/adc-policy-expression-test.cc',
     'test/adc-policy-routing-hook-test.cc',
     'test/adc-policy-routing-local-test.cc',
     'test/adc-policy-routing-test.cc',
@@ -165,6 +175,7 @@ ADC_TEST_SOURCES = [
     'test/adc-proxy-engine-test.cc',
     'test/adc-socket-util-test.cc',
     'test/adc-tcp-relay-test.cc',
+    'test/adc-tls-record-test.cc',
     'test/adc-test-fixtures.cc',
     'test/adc-trace-helper-test.cc',
     'test/adc-trace-sources-test.cc',
