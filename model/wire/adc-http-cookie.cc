@@ -1,0 +1,509 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: HTTP cookies, Set-Cookie values and NetScaler's persistence cookie.
+ */
+
+#include "adc-http-cookie.h"
+
+#include "ns3/adc-config-error.h"
+
+#include <cstdio>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return true for SP and HTAB
+bool
+IsWs(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/// \return s without leading and trailing SP/HTAB
+std::string
+Trim(const std::string& s, std::size_t b, std::size_t e)
+{
+    while (b < e && IsWs(s[b]))
+    {
+        ++b;
+    }
+    while (e > b && IsWs(s[e - 1]))
+    {
+        --e;
+    }
+    return s.substr(b, e - b);
+}
+
+/// \return true for control characters (0x00-0x1F, 0x7F)
+bool
+IsCtl(unsigned char c)
+{
+    return c < 0x20 || c == 0x7F;
+}
+
+/// Printable form of a byte for error messages.
+std::string
+Show(unsigned char c)
+{
+    if (c >= 0x20 && c < 0x7F)
+    {
+        return std::string("'") + static_cast<char>(c) + "'";
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "0x%02x", c);
+    return buf;
+}
+
+/// \return the digit value of a lowercase hex digit, or -1
+int
+LowerHex(char c)
+{
+    if (c >= '0' && c <= '9')
+    {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f')
+    {
+        return c - 'a' + 10;
+    }
+    return -1;
+}
+
+/// \return the value of \p n lowercase hex digits at \p p (caller checked them)
+uint32_t
+HexValue(const std::string& s, std::size_t p, std::size_t n)
+{
+    uint32_t v = 0;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        v = (v << 4) | static_cast<uint32_t>(LowerHex(s[p + i]));
+    }
+    return v;
+}
+
+const char kNscPrefix[] = "NSC_";
+const std::size_t kNscPrefixLen = 4;
+/// The fixed fields of the cookie value (see the header).
+const char kValueHead[] = "ffffffff";
+const char kValueMiddle[] = "45525d5f4f58455e445a4a42";
+
+} // namespace
+
+// ------------------------------------------------------------------ AdcHttpCookies
+
+AdcHttpCookies::AdcHttpCookies()
+    : m_skipped(0),
+      m_hasHeader(false)
+{
+}
+
+AdcHttpCookies
+AdcHttpCookies::Parse(const AdcHttpMessage& request)
+{
+    AdcHttpCookies c;
+    for (const auto& v : request.GetHeaders("Cookie"))
+    {
+        c.AddHeaderValue(v);
+    }
+    return c;
+}
+
+AdcHttpCookies
+AdcHttpCookies::ParseValue(const std::string& headerValue)
+{
+    AdcHttpCookies c;
+    c.AddHeaderValue(headerValue);
+    return c;
+}
+
+void
+AdcHttpCookies::AddHeaderValue(const std::string& s)
+{
+    m_hasHeader = true;
+    std::size_t b = 0;
+    while (b <= s.size())
+    {
+        std::size_t e = s.find(';', b);
+        if (e == std::string::npos)
+        {
+            e = s.size();
+        }
+        const std::string piece = Trim(s, b, e);
+        b = e + 1;
+        if (piece.empty())
+        {
+            continue;
+        }
+        const std::size_t eq = piece.find('=');
+        if (eq == std::string::npos)
+        {
+            ++m_skipped;
+            continue;
+        }
+        Pair p;
+        p.name = Trim(piece, 0, eq);
+        std::string value = Trim(piece, eq + 1, piece.size());
+        bool ok = IsCookieName(p.name.data(), p.name.size());
+        for (std::size_t i = 0; ok && i < value.size(); ++i)
+        {
+            ok = !IsCtl(static_cast<unsigned char>(value[i]));
+        }
+        if (!ok)
+        {
+            ++m_skipped;
+            continue;
+        }
+        if (value.size() >= 2 && value.front() == '"' && value.back() == '"' &&
+            value.find('"', 1) == value.size() - 1)
+        {
+            p.value = value.substr(1, value.size() - 2);
+            p.quoted = true;
+        }
+        else
+        {
+            p.value = std::move(value);
+        }
+        m_pairs.push_back(std::move(p));
+    }
+}
+
+bool
+AdcHttpCookies::HasCookieHeader() const
+{
+    return m_hasHeader;
+}
+
+bool
+AdcHttpCookies::HasAnyCookie() const
+{
+    return !m_pairs.empty();
+}
+
+std::size_t
+AdcHttpCookies::Count() const
+{
+    return m_pairs.size();
+}
+
+std::size_t
+AdcHttpCookies::GetSkipped() const
+{
+    return m_skipped;
+}
+
+std::optional<std::string>
+AdcHttpCookies::Get(const std::string& name) const
+{
+    for (const auto& p : m_pairs)
+    {
+        if (p.name == name)
+        {
+            return p.value;
+        }
+    }
+    return std::nullopt;
+}
+
+const std::vector<AdcHttpCookies::Pair>&
+AdcHttpCookies::GetPairs() const
+{
+    return m_pairs;
+}
+
+AdcHttpCookies::ClientKind
+AdcHttpCookies::Classify(const std::string& persistenceCookieName) const
+{
+    if (m_pairs.empty())
+    {
+        return ClientKind::NO_COOKIE;
+    }
+    return Get(persistenceCookieName) ? ClientKind::PERSISTENCE_COOKIE : ClientKind::OTHER_COOKIES;
+}
+
+std::string
+AdcHttpCookies::ToHeaderValue() const
+{
+    std::string out;
+    for (const auto& p : m_pairs)
+    {
+        if (!out.empty())
+        {
+            out += "; ";
+        }
+        out += p.name;
+        out += '=';
+        if (p.quoted)
+        {
+            out += '"' + p.value + '"';
+        }
+        else
+        {
+            out += p.value;
+        }
+    }
+    return out;
+}
+
+bool
+AdcHttpCookies::IsCookieName(const char* p, std::size_t n)
+{
+    return n > 0 && AdcHttpMessage::IsToken(p, n);
+}
+
+bool
+AdcHttpCookies::IsCookieOctet(unsigned char c)
+{
+    return c == 0x21 || (c >= 0x23 && c <= 0x2B) || (c >= 0x2D && c <= 0x3A) ||
+           (c >= 0x3C && c <= 0x5B) || (c >= 0x5D && c <= 0x7E);
+}
+
+// ------------------------------------------------------------------ AdcSetCookie
+
+std::string
+AdcSetCookie::FormatImfFixdate(int64_t t)
+{
+    if (t < 0 || t > kMaxUnixSeconds)
+    {
+        throw AdcConfigError("AdcSetCookie: cookie expiry " + std::to_string(t) +
+                             " (Unix seconds) is outside 0.." + std::to_string(kMaxUnixSeconds) +
+                             " (1970-01-01 to 9999-12-31, the years an IMF-fixdate can write)");
+    }
+    static const char* const kDays[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
+    static const char* const kMonths[] =
+        {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    const int64_t days = t / 86400;
+    const int64_t secs = t % 86400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's days_from_civil, inverted), in
+    // eras of 400 years starting on March 1.
+    const int64_t z = days + 719468;
+    const int64_t era = z / 146097;
+    const int64_t doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    const int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    const int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    char buf[64];
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "%s, %02d %s %04d %02d:%02d:%02d GMT",
+                  kDays[days % 7],
+                  static_cast<int>(d),
+                  kMonths[m - 1],
+                  static_cast<int>(y),
+                  static_cast<int>(secs / 3600),
+                  static_cast<int>(secs / 60 % 60),
+                  static_cast<int>(secs % 60));
+    return buf;
+}
+
+std::string
+AdcSetCookie::Build(const std::string& name,
+                    const std::string& value,
+                    Version version,
+                    Time timeout,
+                    Time now,
+                    int64_t epoch)
+{
+    if (!AdcHttpCookies::IsCookieName(name.data(), name.size()))
+    {
+        std::size_t pos = 0;
+        while (pos < name.size() && AdcHttpMessage::IsToken(&name[pos], 1))
+        {
+            ++pos;
+        }
+        throw AdcConfigError(
+            "AdcSetCookie: cookie name '" + name + "' is not an RFC 6265 " + "cookie-name" +
+            (name.empty() ? std::string(" (empty)")
+                          : " (" + Show(static_cast<unsigned char>(name[pos])) + " at position " +
+                                std::to_string(pos) + ")") +
+            "; allowed: 1 or more token characters (letters, digits and " + "!#$%&'*+-.^_`|~)");
+    }
+    for (std::size_t i = 0; i < value.size(); ++i)
+    {
+        if (!AdcHttpCookies::IsCookieOctet(static_cast<unsigned char>(value[i])))
+        {
+            throw AdcConfigError("AdcSetCookie: cookie value '" + value + "' has " +
+                                 Show(static_cast<unsigned char>(value[i])) + " at position " +
+                                 std::to_string(i) +
+                                 "; allowed: RFC 6265 cookie-octets (printable US-ASCII but " +
+                                 "space, '\"', ',', ';' and '\\')");
+        }
+    }
+    if (timeout.IsStrictlyNegative())
+    {
+        throw AdcConfigError("AdcSetCookie: cookie timeout " +
+                             std::to_string(timeout.GetSeconds()) +
+                             " s is negative; allowed: 0 (session cookie) or more");
+    }
+    if (now.IsStrictlyNegative())
+    {
+        throw AdcConfigError("AdcSetCookie: time " + std::to_string(now.GetSeconds()) +
+                             " s is negative; allowed: 0 or more");
+    }
+    std::string out = name + "=" + value;
+    if (version == Version::V1)
+    {
+        out += "; Version=1";
+    }
+    out += "; Path=/";
+    if (timeout.IsZero())
+    {
+        return out; // CS-05: a session cookie, no expiry whatever the version
+    }
+    // Whole seconds: timeout rounded up, now rounded down.
+    const int64_t ns = timeout.GetNanoSeconds();
+    const int64_t timeoutS = ns / 1000000000 + (ns % 1000000000 != 0 ? 1 : 0);
+    if (version == Version::V1)
+    {
+        return out + "; Max-Age=" + std::to_string(timeoutS);
+    }
+    const int64_t nowS = now.GetNanoSeconds() / 1000000000;
+    if (epoch < 0 || epoch > kMaxUnixSeconds || nowS > kMaxUnixSeconds ||
+        timeoutS > kMaxUnixSeconds)
+    {
+        throw AdcConfigError("AdcSetCookie: cookie expiry epoch " + std::to_string(epoch) +
+                             " + time " + std::to_string(nowS) + " s + timeout " +
+                             std::to_string(timeoutS) + " s is outside 0.." +
+                             std::to_string(kMaxUnixSeconds) + " (years 1970 to 9999)");
+    }
+    return out + "; Expires=" + FormatImfFixdate(epoch + nowS + timeoutS);
+}
+
+// ------------------------------------------------------------------ AdcNscCookie
+
+std::string
+AdcNscCookie::EncodeVserverId(const std::string& name)
+{
+    const std::string allowed = "; allowed: 1 to " + std::to_string(kMaxNameLength) +
+                                " letters, digits, '_', '-', '.', '#', the first a letter, digit " +
+                                "or '_'";
+    if (name.empty() || name.size() > kMaxNameLength)
+    {
+        throw AdcConfigError("AdcNscCookie: vserver name '" + name + "' has " +
+                             std::to_string(name.size()) + " characters" + allowed);
+    }
+    std::string id = name;
+    for (std::size_t i = 0; i < id.size(); ++i)
+    {
+        const char c = id[i];
+        const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        const bool digit = c >= '0' && c <= '9';
+        const bool ok =
+            letter || digit || c == '_' || (i > 0 && (c == '-' || c == '.' || c == '#'));
+        if (!ok)
+        {
+            throw AdcConfigError("AdcNscCookie: vserver name '" + name + "' has " +
+                                 Show(static_cast<unsigned char>(c)) + " at position " +
+                                 std::to_string(i) + allowed);
+        }
+        if (c == 'z')
+        {
+            id[i] = 'a';
+        }
+        else if (c == 'Z')
+        {
+            id[i] = 'A';
+        }
+        else if (letter)
+        {
+            id[i] = static_cast<char>(c + 1);
+        }
+    }
+    return id;
+}
+
+std::string
+AdcNscCookie::DecodeVserverId(const std::string& id)
+{
+    std::string name = id;
+    for (auto& c : name)
+    {
+        if (c == 'a')
+        {
+            c = 'z';
+        }
+        else if (c == 'A')
+        {
+            c = 'Z';
+        }
+        else if ((c > 'a' && c <= 'z') || (c > 'A' && c <= 'Z'))
+        {
+            c = static_cast<char>(c - 1);
+        }
+    }
+    return name;
+}
+
+std::string
+AdcNscCookie::EncodeName(const std::string& csVserver, const std::string& lbVserver)
+{
+    std::string out = kNscPrefix;
+    if (!csVserver.empty())
+    {
+        out += EncodeVserverId(csVserver);
+    }
+    return out + EncodeVserverId(lbVserver);
+}
+
+std::optional<std::string>
+AdcNscCookie::DecodeName(const std::string& cookieName)
+{
+    if (cookieName.size() <= kNscPrefixLen || cookieName.compare(0, kNscPrefixLen, kNscPrefix) != 0)
+    {
+        return std::nullopt;
+    }
+    return DecodeVserverId(cookieName.substr(kNscPrefixLen));
+}
+
+std::optional<std::string>
+AdcNscCookie::DecodeLbVserver(const std::string& cookieName, const std::string& csVserver)
+{
+    const auto all = DecodeName(cookieName);
+    if (!all || all->size() <= csVserver.size() ||
+        all->compare(0, csVserver.size(), csVserver) != 0)
+    {
+        return std::nullopt;
+    }
+    return all->substr(csVserver.size());
+}
+
+std::string
+AdcNscCookie::EncodeValue(Ipv4Address ip, uint16_t port)
+{
+    char buf[16];
+    std::string out = kValueHead;
+    std::snprintf(buf, sizeof(buf), "%08x", static_cast<unsigned>(ip.Get() ^ kIpKey));
+    out += buf;
+    out += kValueMiddle;
+    std::snprintf(buf, sizeof(buf), "%04x", static_cast<unsigned>(port ^ kPortKey));
+    out += buf;
+    return out;
+}
+
+std::optional<AdcNscCookie::Service>
+AdcNscCookie::DecodeValue(const std::string& value)
+{
+    if (value.size() < 20)
+    {
+        return std::nullopt;
+    }
+    for (char c : value)
+    {
+        if (LowerHex(c) < 0)
+        {
+            return std::nullopt;
+        }
+    }
+    Service s;
+    s.ip = Ipv4Address(HexValue(value, 8, 8) ^ kIpKey);
+    s.port = static_cast<uint16_t>(HexValue(value, value.size() - 4, 4) ^ kPortKey);
+    return s;
+}
+
+} // namespace ns3
