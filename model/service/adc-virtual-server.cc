@@ -21,7 +21,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("AdcVirtualServer");
 
-NS_OBJECT_ENSURE_REGISTERED(AdcBindingPolicy);
 NS_OBJECT_ENSURE_REGISTERED(AdcVirtualServer);
 
 namespace
@@ -33,45 +32,6 @@ constexpr uint64_t kDefaultHashSeed = 0x5a17ad0c0ffee123ULL;
 constexpr uint32_t kMaxTimeout = 1440;
 
 } // namespace
-
-// ---------------------------------------------------------------------------------------------
-// AdcBindingPolicy
-
-TypeId
-AdcBindingPolicy::GetTypeId()
-{
-    static TypeId tid =
-        TypeId("ns3::AdcBindingPolicy")
-            .SetParent<Object>()
-            .SetGroupName("Adc")
-            .AddAttribute("Name",
-                          "The policy's name, shown in traces (\"policy <name>\").",
-                          StringValue("policy"),
-                          MakeStringAccessor(&AdcBindingPolicy::m_name),
-                          MakeStringChecker())
-            .AddAttribute("Priority",
-                          "Evaluation order: lower first, as NetScaler's policy priorities.",
-                          UintegerValue(100),
-                          MakeUintegerAccessor(&AdcBindingPolicy::m_priority),
-                          MakeUintegerChecker<uint32_t>());
-    return tid;
-}
-
-AdcBindingPolicy::AdcBindingPolicy() = default;
-
-AdcBindingPolicy::~AdcBindingPolicy() = default;
-
-const std::string&
-AdcBindingPolicy::GetName() const
-{
-    return m_name;
-}
-
-uint32_t
-AdcBindingPolicy::GetPriority() const
-{
-    return m_priority;
-}
 
 // ---------------------------------------------------------------------------------------------
 // AdcVirtualServer
