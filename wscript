@@ -28,6 +28,7 @@ ADC_SOURCES = [
     'model/config/adc-config-store.cc',
     'model/config/adc-ilbadm-commands.cc',
     'model/config/adc-netscaler-commands.cc',
+    'model/config/adc-netscaler-cs-commands.cc',
     'model/config/adc-netscaler-monitor-commands.cc',
     'model/config/adc-policy-expression-parser.cc',
     'model/config/adc-policy-expression.cc',
@@ -103,6 +104,7 @@ ADC_HEADERS = [
     'model/config/adc-config-store.h',
     'model/config/adc-ilbadm-commands.h',
     'model/config/adc-netscaler-commands.h',
+    'model/config/adc-netscaler-cs-commands.h',
     'model/config/adc-policy-expression-node.h',
     'model/config/adc-policy-expression.h',
     'model/core/adc-config-error.h',
@@ -153,6 +155,7 @@ ADC_HEADERS = [
 ADC_TEST_SOURCES = [
     'test/adc-client-ip-header-test.cc',
     'test/adc-config-ilbadm-test.cc',
+    'test/adc-config-netscaler-cs-test.cc',
     'test/adc-config-netscaler-test.cc',
     'test/adc-connection-table-test.cc',
     'test/adc-datapath-test.cc',

@@ -4,6 +4,8 @@
 
 #include "adc-netscaler-commands.h"
 
+#include "adc-netscaler-cs-commands.h"
+
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-persistence-table.h"
@@ -642,6 +644,7 @@ AdcNetScalerCommands::GetLanguage()
         AdcConfigLanguage l(syntax);
         RegisterMonitors(l);
         RegisterLoadBalancing(l);
+        AdcNetScalerCsCommands::Register(l); // add/set/rm cs vserver
         return l;
     }();
     return language;

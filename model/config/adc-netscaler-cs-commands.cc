@@ -1,0 +1,469 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc configuration front-end, content switching: NetScaler's CS virtual server commands
+ * (add, set, rm cs vserver) and AdcCsVserverConfig, the object they store.
+ */
+
+#include "adc-netscaler-cs-commands.h"
+
+#include "adc-netscaler-commands.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-service.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(AdcCsVserverConfig);
+
+namespace
+{
+
+/// The persistence types, in NetScaler's order.
+const std::vector<AdcPersistenceType> kTypes = {AdcPersistenceType::NONE,
+                                                AdcPersistenceType::SOURCEIP,
+                                                AdcPersistenceType::COOKIEINSERT,
+                                                AdcPersistenceType::SSLSESSION};
+
+/// \return whether \p type is allowed on the NetScaler service type \p serviceType (CS-07)
+bool
+Supported(AdcPersistenceType type, const std::string& serviceType)
+{
+    // The support matrix (AdcPersistenceTable) names NetScaler's SSL as HTTPS.
+    try
+    {
+        AdcPersistenceTable::CheckSupported(type, serviceType == "SSL" ? "HTTPS" : serviceType);
+        return true;
+    }
+    catch (const AdcConfigError&)
+    {
+        return false;
+    }
+}
+
+/// \return the smallest timeout \p type accepts: 0 for COOKIEINSERT (a session cookie, CS-05)
+/// and NONE (unused), 2 for the others
+uint32_t
+MinTimeout(AdcPersistenceType type)
+{
+    return type == AdcPersistenceType::COOKIEINSERT || type == AdcPersistenceType::NONE ? 0 : 2;
+}
+
+} // namespace
+
+TypeId
+AdcCsVserverConfig::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::AdcCsVserverConfig")
+            .SetParent<Object>()
+            .SetGroupName("Adc")
+            .AddConstructor<AdcCsVserverConfig>()
+            .AddAttribute("Name",
+                          "The CS virtual server's name (set by Configure).",
+                          TypeId::ATTR_GET,
+                          StringValue(""),
+                          MakeStringAccessor(&AdcCsVserverConfig::m_name),
+                          MakeStringChecker())
+            .AddAttribute("ServiceType",
+                          "NetScaler service type (set by Configure).",
+                          TypeId::ATTR_GET,
+                          StringValue("HTTP"),
+                          MakeStringAccessor(&AdcCsVserverConfig::m_serviceType),
+                          MakeStringChecker())
+            .AddAttribute("PersistenceType",
+                          "-persistenceType: NONE, SOURCEIP, COOKIEINSERT or SSLSESSION "
+                          "(set by SetPersistence).",
+                          TypeId::ATTR_GET,
+                          StringValue("NONE"),
+                          MakeStringAccessor(&AdcCsVserverConfig::GetPersistenceTypeName),
+                          MakeStringChecker())
+            .AddAttribute("Timeout",
+                          "-timeout: persistence timeout in minutes (set by SetPersistence).",
+                          TypeId::ATTR_GET,
+                          UintegerValue(DEFAULT_TIMEOUT),
+                          MakeUintegerAccessor(&AdcCsVserverConfig::m_timeout),
+                          MakeUintegerChecker<uint32_t>(0, MAX_TIMEOUT))
+            .AddAttribute("PersistenceBackup",
+                          "-persistenceBackup: NONE or SOURCEIP (set by SetPersistence).",
+                          TypeId::ATTR_GET,
+                          StringValue("NONE"),
+                          MakeStringAccessor(&AdcCsVserverConfig::GetPersistenceBackupName),
+                          MakeStringChecker())
+            .AddAttribute("BackupPersistenceTimeout",
+                          "-backupPersistenceTimeout: backup timeout in minutes (set by "
+                          "SetPersistence).",
+                          TypeId::ATTR_GET,
+                          UintegerValue(DEFAULT_TIMEOUT),
+                          MakeUintegerAccessor(&AdcCsVserverConfig::m_backupTimeout),
+                          MakeUintegerChecker<uint32_t>(2, MAX_TIMEOUT));
+    return tid;
+}
+
+AdcCsVserverConfig::AdcCsVserverConfig() = default;
+
+AdcCsVserverConfig::~AdcCsVserverConfig() = default;
+
+void
+AdcCsVserverConfig::Configure(const std::string& name,
+                              const std::string& serviceType,
+                              const AdcIpAddress& vip,
+                              uint16_t port)
+{
+    m_serviceType = AdcService::CheckServiceType(serviceType, "AdcCsVserverConfig " + name);
+    m_name = name;
+    m_vip = vip;
+    m_port = port;
+}
+
+void
+AdcCsVserverConfig::SetPersistence(AdcPersistenceType type,
+                                   uint32_t timeoutMinutes,
+                                   AdcPersistenceType backup,
+                                   uint32_t backupTimeoutMinutes)
+{
+    const std::string owner = "AdcCsVserverConfig " + m_name + ": ";
+    if (!Supported(type, m_serviceType))
+    {
+        throw AdcConfigError(
+            owner + "persistence type " + AdcPersistenceTypeToString(type) +
+            " is not supported on service type " + m_serviceType + "; allowed are " +
+            AdcConfigError::JoinAllowed(GetAllowedPersistenceTypes(m_serviceType)));
+    }
+    if (backup != AdcPersistenceType::NONE &&
+        (type != AdcPersistenceType::COOKIEINSERT || backup != AdcPersistenceType::SOURCEIP))
+    {
+        throw AdcConfigError(owner + "backup persistence " + AdcPersistenceTypeToString(backup) +
+                             " with " + AdcPersistenceTypeToString(type) +
+                             "; only SOURCEIP backs up COOKIEINSERT");
+    }
+    if (timeoutMinutes < MinTimeout(type) || timeoutMinutes > MAX_TIMEOUT)
+    {
+        throw AdcConfigError(owner + "timeout " + std::to_string(timeoutMinutes) +
+                             " is out of range; allowed " + std::to_string(MinTimeout(type)) +
+                             ".." + std::to_string(MAX_TIMEOUT));
+    }
+    if (backupTimeoutMinutes < 2 || backupTimeoutMinutes > MAX_TIMEOUT)
+    {
+        throw AdcConfigError(owner + "backup timeout " + std::to_string(backupTimeoutMinutes) +
+                             " is out of range; allowed 2.." + std::to_string(MAX_TIMEOUT));
+    }
+    m_type = type;
+    m_timeout = timeoutMinutes;
+    m_backup = backup;
+    m_backupTimeout = backupTimeoutMinutes;
+}
+
+const std::string&
+AdcCsVserverConfig::GetName() const
+{
+    return m_name;
+}
+
+const std::string&
+AdcCsVserverConfig::GetServiceType() const
+{
+    return m_serviceType;
+}
+
+const AdcIpAddress&
+AdcCsVserverConfig::GetVip() const
+{
+    return m_vip;
+}
+
+uint16_t
+AdcCsVserverConfig::GetPort() const
+{
+    return m_port;
+}
+
+AdcPersistenceType
+AdcCsVserverConfig::GetPersistenceType() const
+{
+    return m_type;
+}
+
+uint32_t
+AdcCsVserverConfig::GetTimeoutMinutes() const
+{
+    return m_timeout;
+}
+
+Time
+AdcCsVserverConfig::GetTimeout() const
+{
+    return Minutes(m_timeout);
+}
+
+AdcPersistenceType
+AdcCsVserverConfig::GetPersistenceBackup() const
+{
+    return m_backup;
+}
+
+uint32_t
+AdcCsVserverConfig::GetBackupTimeoutMinutes() const
+{
+    return m_backupTimeout;
+}
+
+Time
+AdcCsVserverConfig::GetBackupTimeout() const
+{
+    return Minutes(m_backupTimeout);
+}
+
+std::string
+AdcCsVserverConfig::GetPersistenceTypeName() const
+{
+    return AdcPersistenceTypeToString(m_type);
+}
+
+std::string
+AdcCsVserverConfig::GetPersistenceBackupName() const
+{
+    return AdcPersistenceTypeToString(m_backup);
+}
+
+std::vector<std::string>
+AdcCsVserverConfig::GetAllowedPersistenceTypes(const std::string& serviceType)
+{
+    std::vector<std::string> out;
+    for (AdcPersistenceType t : kTypes)
+    {
+        if (Supported(t, serviceType))
+        {
+            out.push_back(AdcPersistenceTypeToString(t));
+        }
+    }
+    return out;
+}
+
+std::vector<std::string>
+AdcCsVserverConfig::GetAllowedServiceTypes(AdcPersistenceType type)
+{
+    std::vector<std::string> out;
+    for (const std::string& s : AdcService::GetServiceTypes())
+    {
+        if (Supported(type, s))
+        {
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+// ---- commands ----------------------------------------------------------------------------------
+
+const std::string AdcNetScalerCsCommands::CS_VSERVER = "cs vserver";
+
+namespace
+{
+
+using NS = AdcNetScalerCommands;
+using Cmd = AdcConfigCommand;
+using Config = AdcCsVserverConfig;
+
+/// The parameters of add and set cs vserver.
+const std::vector<AdcConfigParameter>&
+CsParameters()
+{
+    // A function, not a global: Register may run during another file's static
+    // initialization, whose order relative to this file's is not defined.
+    static const std::vector<AdcConfigParameter> parameters = {{"-persistenceType"},
+                                                               {"-timeout"},
+                                                               {"-persistenceBackup"},
+                                                               {"-backupPersistenceTimeout"}};
+    return parameters;
+}
+
+/// Apply add or set cs vserver's parameters to \p v (all of them or, on an error, none).
+void
+ApplyCsParameters(const Cmd& cmd, Ptr<Config> v)
+{
+    AdcPersistenceType type = v->GetPersistenceType();
+    if (cmd.Has("-persistenceType"))
+    {
+        const std::string word = cmd.Value("-persistenceType");
+        type = AdcPersistenceTypeFromString(
+            cmd.OneOf(word,
+                      "-persistenceType",
+                      {"NONE", "SOURCEIP", "COOKIEINSERT", "SSLSESSION"}));
+        if (!Supported(type, v->GetServiceType()))
+        {
+            // CS-07: say which virtual server, its type, and what the matrix allows.
+            const std::string name = AdcPersistenceTypeToString(type);
+            cmd.Fail("persistence type " + name + " is not supported on cs vserver '" +
+                         v->GetName() + "' of service type " + v->GetServiceType() + " (" + name +
+                         " is allowed on service types " +
+                         AdcConfigError::JoinAllowed(Config::GetAllowedServiceTypes(type)) + ")",
+                     word,
+                     Config::GetAllowedPersistenceTypes(v->GetServiceType()));
+        }
+    }
+    AdcPersistenceType backup = v->GetPersistenceBackup();
+    if (cmd.Has("-persistenceBackup"))
+    {
+        const std::string word = cmd.Value("-persistenceBackup");
+        backup = AdcPersistenceTypeFromString(
+            cmd.OneOf(word, "-persistenceBackup", {"NONE", "SOURCEIP"}));
+        if (backup != AdcPersistenceType::NONE && type != AdcPersistenceType::COOKIEINSERT)
+        {
+            // CS-08: SOURCEIP backs up COOKIEINSERT, and nothing else.
+            cmd.Fail("backup persistence is only for -persistenceType COOKIEINSERT; cs vserver '" +
+                         v->GetName() + "' has " + AdcPersistenceTypeToString(type),
+                     word,
+                     {"NONE"});
+        }
+    }
+    else if (type != AdcPersistenceType::COOKIEINSERT)
+    {
+        backup = AdcPersistenceType::NONE; // a backup goes with its cookie persistence
+    }
+    const uint64_t timeout =
+        cmd.Number(cmd.Value("-timeout", std::to_string(v->GetTimeoutMinutes())),
+                   "-timeout",
+                   MinTimeout(type),
+                   Config::MAX_TIMEOUT);
+    const uint64_t backupTimeout = cmd.Number(
+        cmd.Value("-backupPersistenceTimeout", std::to_string(v->GetBackupTimeoutMinutes())),
+        "-backupPersistenceTimeout",
+        2,
+        Config::MAX_TIMEOUT);
+    cmd.Check([&] {
+        v->SetPersistence(type,
+                          static_cast<uint32_t>(timeout),
+                          backup,
+                          static_cast<uint32_t>(backupTimeout));
+    });
+}
+
+void
+AddCsVserver(Cmd& cmd)
+{
+    const std::string& name = cmd.Operand(0);
+    NS::CheckName(cmd, name, "name");
+    if (cmd.GetStore().Find(AdcNetScalerCsCommands::CS_VSERVER, name))
+    {
+        cmd.Fail("a cs vserver has this name already", name);
+    }
+    const std::string type =
+        cmd.OneOf(cmd.Operand(1), "serviceType", AdcService::GetServiceTypes());
+    if (cmd.GetOperands().size() == 3)
+    {
+        cmd.Fail("missing <port> after <IPAddress>");
+    }
+    const bool addressed = cmd.GetOperands().size() == 4;
+    AdcIpAddress vip;
+    uint16_t port = 0;
+    if (addressed)
+    {
+        vip = cmd.Operand(2) == "*" ? AdcIpAddress(Ipv4Address::GetAny())
+                                    : cmd.Address(cmd.Operand(2), "IPAddress");
+        port = NS::ReadPort(cmd, cmd.Operand(3), type);
+    }
+    Ptr<Config> v = CreateObject<Config>();
+    v->Configure(name, type, vip, port);
+    ApplyCsParameters(cmd, v);
+    cmd.GetStore().Add(AdcNetScalerCsCommands::CS_VSERVER, name, v);
+}
+
+/// \return the virtual server the command's first operand names
+Ptr<Config>
+CsVserver(const Cmd& cmd)
+{
+    return cmd.Ref<Config>(AdcNetScalerCsCommands::CS_VSERVER, cmd.Operand(0), "cs vserver");
+}
+
+void
+SetCsVserver(Cmd& cmd)
+{
+    ApplyCsParameters(cmd, CsVserver(cmd));
+}
+
+void
+RemoveCsVserver(Cmd& cmd)
+{
+    CsVserver(cmd);
+    cmd.GetStore().Remove(AdcNetScalerCsCommands::CS_VSERVER, cmd.Operand(0));
+}
+
+void
+ShowCsVservers(const AdcConfigStore& store, std::ostream& os)
+{
+    for (const Ptr<Config>& v : store.GetAll<Config>(AdcNetScalerCsCommands::CS_VSERVER))
+    {
+        os << "add cs vserver " << NS::Quote(v->GetName()) << " " << v->GetServiceType();
+        if (!v->GetVip().IsNone())
+        {
+            os << " "
+               << (v->GetVip() == AdcIpAddress(Ipv4Address::GetAny()) ? "*"
+                                                                      : v->GetVip().ToString())
+               << " " << (v->GetPort() == 0 ? "*" : std::to_string(v->GetPort()));
+        }
+        if (v->GetPersistenceType() != AdcPersistenceType::NONE)
+        {
+            os << " -persistenceType " << AdcPersistenceTypeToString(v->GetPersistenceType());
+        }
+        if (v->GetTimeoutMinutes() != Config::DEFAULT_TIMEOUT)
+        {
+            os << " -timeout " << v->GetTimeoutMinutes();
+        }
+        if (v->GetPersistenceBackup() != AdcPersistenceType::NONE)
+        {
+            os << " -persistenceBackup " << AdcPersistenceTypeToString(v->GetPersistenceBackup());
+        }
+        if (v->GetBackupTimeoutMinutes() != Config::DEFAULT_TIMEOUT)
+        {
+            os << " -backupPersistenceTimeout " << v->GetBackupTimeoutMinutes();
+        }
+        os << "\n";
+    }
+}
+
+} // namespace
+
+void
+AdcNetScalerCsCommands::Register(AdcConfigLanguage& language)
+{
+    for (const AdcConfigCommandSpec& c : language.GetCommands())
+    {
+        if (c.path == "add cs vserver")
+        {
+            return;
+        }
+    }
+    const std::vector<std::string> name{"<name>"};
+    // After "bind lb vserver" (50) and before the service monitors (60): ns.conf's order.
+    // clang-format off
+    const std::vector<AdcConfigCommandSpec> commands = {
+        {"add cs vserver", {"<name>", "<serviceType>", "[<IPAddress>", "<port>]"}, 2, false,
+         CsParameters(), AddCsVserver, ShowCsVservers, 55},
+        {"set cs vserver", name, 1, false, CsParameters(), SetCsVserver, {}, 0},
+        {"rm cs vserver", name, 1, false, {}, RemoveCsVserver, {}, 0},
+    };
+    // clang-format on
+    for (const AdcConfigCommandSpec& c : commands)
+    {
+        language.RegisterCommand(c);
+    }
+}
+
+AdcConfigLanguage&
+AdcNetScalerCsCommands::GetLanguage()
+{
+    static AdcConfigLanguage& language = []() -> AdcConfigLanguage& {
+        AdcConfigLanguage& l = AdcNetScalerCommands::GetLanguage();
+        Register(l);
+        return l;
+    }();
+    return language;
+}
+
+} // namespace ns3
