@@ -6,6 +6,8 @@
  * name the file, the line, the word and the values allowed.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-reader.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-ilbadm-commands.h"
@@ -52,27 +54,12 @@ const std::string kExported =
     "nat-timeout=90 -o servergroup=webgroup rule1\n";
 
 /// A reader of ilbadm lines, and the error a text gives.
-class AdcConfigIlbadm : public ::testing::Test
+class AdcConfigIlbadm : public adctest::ConfigReaderTest
 {
   protected:
-    void TearDown() override
+    AdcConfigIlbadm()
+        : ConfigReaderTest(ILB::GetLanguage(), "ilb.conf")
     {
-        Simulator::Destroy();
-    }
-
-    /// \return the message of the error reading \p text (as file "ilb.conf") gives, "" if none
-    std::string ErrorOf(const std::string& text)
-    {
-        try
-        {
-            m_reader.ReadString(text, "ilb.conf");
-        }
-        catch (const AdcConfigFileError& e)
-        {
-            m_line = e.GetLine();
-            return e.what();
-        }
-        return "";
     }
 
     /// \return the rule \p name
@@ -80,9 +67,6 @@ class AdcConfigIlbadm : public ::testing::Test
     {
         return m_reader.GetStore().Get<AdcIlbadmRule>(ILB::RULE, name);
     }
-
-    AdcConfigReader m_reader{ILB::GetLanguage()}; //!< the reader
-    uint32_t m_line{0};                           //!< the line of the last error
 };
 
 } // namespace

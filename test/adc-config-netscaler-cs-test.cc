@@ -12,6 +12,8 @@
  * code.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-reader.h"
 #include "ns3/adc-netscaler-commands.h"
 #include "ns3/adc-netscaler-cs-commands.h"
@@ -26,6 +28,7 @@
 #include <vector>
 
 using namespace ns3;
+using adctest::HasAll;
 
 namespace
 {
@@ -45,28 +48,12 @@ const std::vector<std::string> kServiceTypes =
     {"HTTP", "SSL", "TCP", "UDP", "SSL_BRIDGE", "SSL_TCP", "RTSP", "SIP_UDP", "ANY"};
 
 /// A reader of NetScaler lines with the CS commands, and the error a text gives.
-class AdcConfigNetScalerCs : public ::testing::Test
+class AdcConfigNetScalerCs : public adctest::ConfigReaderTest
 {
   protected:
-    void TearDown() override
+    AdcConfigNetScalerCs()
+        : ConfigReaderTest(CS::GetLanguage(), "ns.conf")
     {
-        Simulator::Destroy();
-    }
-
-    /// \return the message of the error reading \p text (as file "ns.conf") gives, "" if none
-    std::string ErrorOf(const std::string& text)
-    {
-        try
-        {
-            m_reader.ReadString(text, "ns.conf");
-        }
-        catch (const AdcConfigFileError& e)
-        {
-            m_line = e.GetLine();
-            EXPECT_EQ(e.GetFile(), "ns.conf");
-            return e.what();
-        }
-        return "";
     }
 
     /// \return the CS virtual server \p name, or null
@@ -74,25 +61,7 @@ class AdcConfigNetScalerCs : public ::testing::Test
     {
         return m_reader.GetStore().Get<AdcCsVserverConfig>(CS::CS_VSERVER, name);
     }
-
-    AdcConfigReader m_reader{CS::GetLanguage()}; //!< the reader
-    uint32_t m_line{0};                          //!< the line of the last error
 };
-
-/// \return true when \p text contains every one of \p words
-bool
-HasAll(const std::string& text, const std::vector<std::string>& words)
-{
-    for (const std::string& w : words)
-    {
-        if (text.find(w) == std::string::npos)
-        {
-            ADD_FAILURE() << "'" << w << "' missing in: " << text;
-            return false;
-        }
-    }
-    return true;
-}
 
 /// \return an attribute of \p v as text
 std::string

@@ -7,6 +7,8 @@
  * file, the line, the word and the values allowed.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-reader.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-netscaler-commands.h"
@@ -26,6 +28,7 @@
 #include <vector>
 
 using namespace ns3;
+using adctest::HasAll;
 
 namespace
 {
@@ -71,27 +74,12 @@ bind service web1 -monitorName mon-http
 )";
 
 /// A reader of NetScaler lines, and the error a text gives.
-class AdcConfigNetScaler : public ::testing::Test
+class AdcConfigNetScaler : public adctest::ConfigReaderTest
 {
   protected:
-    void TearDown() override
+    AdcConfigNetScaler()
+        : ConfigReaderTest(NS::GetLanguage(), "ns.conf")
     {
-        Simulator::Destroy();
-    }
-
-    /// \return the message of the error reading \p text (as file "ns.conf") gives, "" if none
-    std::string ErrorOf(const std::string& text)
-    {
-        try
-        {
-            m_reader.ReadString(text, "ns.conf");
-        }
-        catch (const AdcConfigFileError& e)
-        {
-            m_line = e.GetLine();
-            return e.what();
-        }
-        return "";
     }
 
     /// \return the object \p name of kind \p kind, as a T
@@ -100,25 +88,7 @@ class AdcConfigNetScaler : public ::testing::Test
     {
         return m_reader.GetStore().Get<T>(kind, name);
     }
-
-    AdcConfigReader m_reader{NS::GetLanguage()}; //!< the reader
-    uint32_t m_line{0};                          //!< the line of the last error
 };
-
-/// \return true when \p text contains every one of \p words
-bool
-HasAll(const std::string& text, const std::vector<std::string>& words)
-{
-    for (const std::string& w : words)
-    {
-        if (text.find(w) == std::string::npos)
-        {
-            ADD_FAILURE() << "'" << w << "' missing in: " << text;
-            return false;
-        }
-    }
-    return true;
-}
 
 } // namespace
 

@@ -106,6 +106,48 @@ Has(const std::string& text, const std::string& part)
     return text.find(part) != std::string::npos;
 }
 
+bool
+HasAll(const std::string& text, const std::vector<std::string>& words)
+{
+    for (const std::string& w : words)
+    {
+        if (text.find(w) == std::string::npos)
+        {
+            ADD_FAILURE() << "'" << w << "' missing in: " << text;
+            return false;
+        }
+    }
+    return true;
+}
+
+ConfigReaderTest::ConfigReaderTest(const AdcConfigLanguage& language, const std::string& file)
+    : m_reader(language),
+      m_file(file)
+{
+}
+
+void
+ConfigReaderTest::TearDown()
+{
+    Simulator::Destroy();
+}
+
+std::string
+ConfigReaderTest::ErrorOf(const std::string& text)
+{
+    try
+    {
+        m_reader.ReadString(text, m_file);
+    }
+    catch (const AdcConfigFileError& e)
+    {
+        m_line = e.GetLine();
+        EXPECT_EQ(e.GetFile(), m_file);
+        return e.what();
+    }
+    return "";
+}
+
 // ---- topologies -------------------------------------------------------------------------------
 
 Ipv4Address

@@ -8,6 +8,7 @@
 #ifndef ADC_TEST_FIXTURES_H
 #define ADC_TEST_FIXTURES_H
 
+#include "ns3/adc-config-reader.h"
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-http-stream-parser.h"
 #include "ns3/adc-request-record.h"
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <gtest/gtest.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,37 @@ std::vector<AdcHttpMessage> ParseResponses(const std::string& bytes,
 std::string ConfigErrorOf(const std::function<void()>& f);
 /// \param text a text \param part a part \return true when \p text contains \p part
 bool Has(const std::string& text, const std::string& part);
+
+/**
+ * \param text a text
+ * \param words the parts it must hold
+ * \return true when \p text contains every one of \p words (a missing one is reported as a
+ *         test failure naming it)
+ */
+bool HasAll(const std::string& text, const std::vector<std::string>& words);
+
+/**
+ * \brief A test over a configuration reader of one language: ErrorOf reads a text as one file
+ * and gives the error it makes, with its line in m_line.
+ */
+class ConfigReaderTest : public ::testing::Test
+{
+  protected:
+    /// \param language the reader's language \param file the name texts are read as
+    ConfigReaderTest(const AdcConfigLanguage& language, const std::string& file);
+    void TearDown() override;
+
+    /**
+     * \param text configuration lines
+     * \return the message of the AdcConfigFileError reading \p text gives ("" if none); the
+     *         error must name the file
+     */
+    std::string ErrorOf(const std::string& text);
+
+    AdcConfigReader m_reader; //!< the reader
+    std::string m_file;       //!< the file name texts are read as
+    uint32_t m_line{0};       //!< the line of the last error
+};
 
 // ---- topologies -------------------------------------------------------------------------------
 
