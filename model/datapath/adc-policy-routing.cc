@@ -299,10 +299,7 @@ AdcPolicyRouting::HopServiceChanged(uint32_t rule,
                                     AdcService::State /* oldState */,
                                     AdcService::State newState)
 {
-    SetNextHopUp(rule,
-                 hop,
-                 newState != AdcService::State::DOWN &&
-                     newState != AdcService::State::OUT_OF_SERVICE);
+    SetNextHopUp(rule, hop, AdcService::IsUp(newState, true)); // UNKNOWN keeps the hop in use
 }
 
 bool

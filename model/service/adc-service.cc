@@ -392,7 +392,12 @@ AdcService::IsUp() const
 bool
 AdcService::IsUp(bool unknownIsUp) const
 {
-    const State state = GetState();
+    return IsUp(GetState(), unknownIsUp);
+}
+
+bool
+AdcService::IsUp(State state, bool unknownIsUp)
+{
     return state == State::UP || (unknownIsUp && state == State::UNKNOWN);
 }
 

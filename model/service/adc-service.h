@@ -193,6 +193,12 @@ class AdcService : public Object
      * \return true when GetState() is UP, or UNKNOWN and \p unknownIsUp
      */
     bool IsUp(bool unknownIsUp) const;
+    /**
+     * \param state a state, e.g. one "StateChange" reported
+     * \param unknownIsUp whether UNKNOWN takes traffic
+     * \return true when \p state is UP, or UNKNOWN and \p unknownIsUp
+     */
+    static bool IsUp(State state, bool unknownIsUp);
     /// \return true when a new connection fits under "MaxClient"
     bool HasCapacity() const;
 
