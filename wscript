@@ -71,6 +71,7 @@ ADC_SOURCES = [
     'model/service/adc-health-probe.cc',
     'model/service/adc-service-group.cc',
     'model/service/adc-service.cc',
+    'model/service/adc-virtual-server-bindings.cc',
     'model/service/adc-virtual-server.cc',
     'model/wire/adc-client-ip-header.cc',
     'model/wire/adc-http-cookie.cc',

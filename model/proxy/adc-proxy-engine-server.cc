@@ -431,6 +431,13 @@ AdcProxyEngine::RelayHead(Back& b, Front& f, AdcHttpMessage head)
     {
         head.RemoveHeader("Connection");
     }
+    if (head.GetStatus() >= 200)
+    {
+        for (const auto& [name, value] : b.decision.responseFields)
+        {
+            head.AddHeader(name, value);
+        }
+    }
     Ptr<Packet> p = AdcTextPacket(head.ToWireString());
     b.relayed += p->GetSize();
     f.out.Push(p);

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -69,10 +70,13 @@ struct AdcProxyDecision
     std::string drop;  //!< ANSWER: non-empty: the engine fires "Drop" with it first
     bool close{false}; //!< ANSWER: close the client connection after the answer
 
-    std::string target;                 //!< FORWARD: the server's name in traces
-    Ipv4Address serverIp;               //!< FORWARD: the server
-    uint16_t serverPort{0};             //!< FORWARD: its port
-    std::vector<AdcHeaderEdit> edits;   //!< FORWARD: head changes, in order
+    std::string target;               //!< FORWARD: the server's name in traces
+    Ipv4Address serverIp;             //!< FORWARD: the server
+    uint16_t serverPort{0};           //!< FORWARD: its port
+    std::vector<AdcHeaderEdit> edits; //!< FORWARD: head changes, in order
+    /// FORWARD: fields added to the final response head for the client, in order, after the
+    /// server's own (a persistence cookie's Set-Cookie); interim 1xx heads are left alone
+    std::vector<std::pair<std::string, std::string>> responseFields;
     Ptr<AdcSourceAddressPolicy> source; //!< FORWARD: where the connection comes from
     Ipv4Address client;                 //!< FORWARD: the client it is for (USIP source)
     int64_t tag{-1}; //!< FORWARD: the policy's own (e.g. a service index), given back in Released

@@ -199,6 +199,23 @@ class AdcVirtualServer : public Object
     /// \return false when none is bound so
     bool UnbindVServer(const std::string& name);
 
+    /**
+     * \brief Unbind the virtual server bound with the policy named \p policyName (content
+     * switching's `unbind cs vserver <cs> -policyName <p>`); other bindings of the same virtual
+     * server stay.
+     * \param policyName the policy's name
+     * \return false when no binding has that policy
+     */
+    bool UnbindPolicy(const std::string& policyName);
+
+    /**
+     * \brief Unbind \p name where it is bound without a policy (a default target); its
+     * bindings with policies stay.
+     * \param name a virtual server's name
+     * \return false when it is not bound as a default target
+     */
+    bool UnbindDefault(const std::string& name);
+
     /// \return the bound virtual servers: by policy priority, then the default targets
     std::vector<VServerBinding> GetVServerBindings() const;
 
@@ -227,6 +244,26 @@ class AdcVirtualServer : public Object
      * \return the selection
      */
     AdcSelection Select(const AdcLbContext& ctx, Time now, const AdcPersistenceKey& key);
+
+    /**
+     * \param address a service's address
+     * \param port its port
+     * \return the bound service (directly or through a group) with that address and port, or
+     * null
+     */
+    Ptr<AdcService> FindBoundService(const AdcIpAddress& address, uint16_t port) const;
+
+    /**
+     * \brief Take \p service for a request because a persistence entry kept by someone else
+     * names it (content switching's persistence across its LB virtual servers), as Select
+     * takes one of its own entries: only while this virtual server is UP and the service is
+     * bound, UP and below MaxClient. Counted and traced ("Selection", how "persistence") as
+     * Select's persistence hits are.
+     * \param ctx the request
+     * \param service the service the entry names
+     * \return the selection; no service (and nothing counted or traced) when it cannot be taken
+     */
+    AdcSelection SelectPersisted(const AdcLbContext& ctx, Ptr<AdcService> service);
 
     /// \param service a service this virtual server chose: a connection to it opened
     void ConnectionOpened(Ptr<AdcService> service);
@@ -278,6 +315,9 @@ class AdcVirtualServer : public Object
     AdcBackend MakeBackend(const Member& member) const;
     /// Bring the LB method's up flags in line with the services (state and MaxClient).
     void SyncBackends();
+    /// \param it a binding to remove (StateChange of its virtual server disconnected when it
+    /// was its last binding)
+    void EraseChild(std::vector<Child>::iterator it);
     /// \param target a virtual server \return true when it is this one or reachable from it
     bool Reaches(const AdcVirtualServer* target) const;
     /// \param service a service \return its member index, or -1
