@@ -413,5 +413,5 @@ TEST_F(AdcConfigNetScalerCs, RegistersOnceOnNetScalersLanguage)
     {
         cs += c.path.find(" cs vserver") != std::string::npos ? 1 : 0;
     }
-    EXPECT_EQ(cs, 3); // add, set, rm
+    EXPECT_EQ(cs, 5); // add, set, rm, bind, unbind
 }

@@ -115,6 +115,31 @@ AdcConfigLanguage::RegisterCommand(AdcConfigCommandSpec spec)
     m_commands.push_back(std::move(spec));
 }
 
+void
+AdcConfigLanguage::AddUserFinder(const std::string& kind, UserFinder finder)
+{
+    m_userFinders.emplace_back(kind, std::move(finder));
+}
+
+std::vector<std::string>
+AdcConfigLanguage::GetUsers(const AdcConfigStore& store,
+                            const std::string& kind,
+                            const std::string& name) const
+{
+    std::vector<std::string> users;
+    for (const auto& [k, finder] : m_userFinders)
+    {
+        if (k == kind)
+        {
+            for (const std::string& u : finder(store, name))
+            {
+                users.push_back(u);
+            }
+        }
+    }
+    return users;
+}
+
 const std::vector<AdcConfigCommandSpec>&
 AdcConfigLanguage::GetCommands() const
 {
@@ -144,12 +169,20 @@ AdcConfigLanguage::Quote(const std::string& word) const
 AdcConfigCommand::AdcConfigCommand(const AdcConfigCommandSpec& spec,
                                    AdcConfigStore& store,
                                    const std::string& file,
-                                   uint32_t line)
+                                   uint32_t line,
+                                   const AdcConfigLanguage* language)
     : m_spec(spec),
       m_store(store),
+      m_language(language),
       m_file(file),
       m_line(line)
 {
+}
+
+std::vector<std::string>
+AdcConfigCommand::GetUsers(const std::string& kind, const std::string& name) const
+{
+    return m_language ? m_language->GetUsers(m_store, kind, name) : std::vector<std::string>{};
 }
 
 const std::string&
@@ -398,7 +431,7 @@ AdcConfigReader::Execute(const std::vector<AdcConfigCommand::Word>& words,
                 "'; allowed values are " + AdcConfigError::JoinAllowed(next));
     }
 
-    AdcConfigCommand cmd(*spec, m_store, file, line);
+    AdcConfigCommand cmd(*spec, m_store, file, line, &m_language);
     for (std::size_t i = specWords; i < words.size(); ++i)
     {
         const AdcConfigCommand::Word& w = words[i];

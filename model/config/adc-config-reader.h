@@ -124,9 +124,31 @@ class AdcConfigLanguage
      */
     std::string Quote(const std::string& word) const;
 
+    /// Finds what in a configuration uses an object: "<kind> <name>" per user.
+    using UserFinder =
+        std::function<std::vector<std::string>(const AdcConfigStore&, const std::string&)>;
+
+    /**
+     * \brief Tell the language how to find users of objects of \p kind that commands of other
+     * kinds hold (e.g. CS actions naming an LB vserver), so that removing one in use is refused
+     * (AdcConfigCommand::GetUsers) without the removing command knowing those kinds.
+     * \param kind the used objects' kind
+     * \param finder the finder
+     */
+    void AddUserFinder(const std::string& kind, UserFinder finder);
+
+    /**
+     * \param store a configuration \param kind a kind \param name an object's name
+     * \return what the registered finders report as using it, in registration order
+     */
+    std::vector<std::string> GetUsers(const AdcConfigStore& store,
+                                      const std::string& kind,
+                                      const std::string& name) const;
+
   private:
-    Syntax m_syntax;                              //!< syntax
-    std::vector<AdcConfigCommandSpec> m_commands; //!< commands
+    Syntax m_syntax;                                               //!< syntax
+    std::vector<AdcConfigCommandSpec> m_commands;                  //!< commands
+    std::vector<std::pair<std::string, UserFinder>> m_userFinders; //!< by kind
 };
 
 /**
@@ -149,11 +171,13 @@ class AdcConfigCommand
      * \param store the store
      * \param file the file's name
      * \param line the line
+     * \param language the language (null: GetUsers finds none)
      */
     AdcConfigCommand(const AdcConfigCommandSpec& spec,
                      AdcConfigStore& store,
                      const std::string& file,
-                     uint32_t line);
+                     uint32_t line,
+                     const AdcConfigLanguage* language = nullptr);
 
     /// \return the command's words ("add lb vserver")
     const std::string& GetPath() const;
@@ -169,6 +193,12 @@ class AdcConfigCommand
     std::string Value(const std::string& parameter, const std::string& fallback = "") const;
     /// \return the store
     AdcConfigStore& GetStore() const;
+
+    /**
+     * \param kind a kind \param name an object's name
+     * \return its users that the language's finders know of (AdcConfigLanguage::GetUsers)
+     */
+    std::vector<std::string> GetUsers(const std::string& kind, const std::string& name) const;
 
     /**
      * \brief Fail with "FILE:LINE: <command>: <what>: word 'W'; allowed values are A, B".
@@ -244,6 +274,7 @@ class AdcConfigCommand
 
     const AdcConfigCommandSpec& m_spec;                       //!< the spec
     AdcConfigStore& m_store;                                  //!< the store
+    const AdcConfigLanguage* m_language;                      //!< the language, or null
     std::string m_file;                                       //!< file
     uint32_t m_line;                                          //!< line
     std::vector<std::string> m_operands;                      //!< operands

@@ -516,6 +516,17 @@ void
 RemoveVServer(Cmd& cmd)
 {
     Ptr<AdcVirtualServer> gone = VServer(cmd);
+    const std::vector<std::string> users = cmd.GetUsers(NS::LB_VSERVER, cmd.Operand(0));
+    if (!users.empty())
+    {
+        std::string list;
+        for (const std::string& u : users)
+        {
+            list += (list.empty() ? "" : ", ") + u;
+        }
+        cmd.Fail("the LB vserver is in use by " + list + "; unbind or remove them first",
+                 cmd.Operand(0));
+    }
     for (const Ptr<AdcVirtualServer>& v : cmd.GetStore().GetAll<AdcVirtualServer>(NS::LB_VSERVER))
     {
         if (v->GetBackupVServer() == gone)

@@ -8,6 +8,7 @@
 #include "adc-netscaler-cs-commands.h"
 
 #include "adc-netscaler-commands.h"
+#include "adc-netscaler-cs-policy-commands.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-service.h"
@@ -259,9 +260,109 @@ AdcCsVserverConfig::GetAllowedServiceTypes(AdcPersistenceType type)
     return out;
 }
 
+void
+AdcCsVserverConfig::BindPolicy(const PolicyBinding& binding)
+{
+    const std::string owner = "AdcCsVserverConfig " + m_name + ": ";
+    if (binding.policy.empty() || binding.target.empty())
+    {
+        throw AdcConfigError(owner + "a policy binding needs a policy and a target LB vserver");
+    }
+    if (binding.priority < 1 || binding.priority > MAX_PRIORITY)
+    {
+        throw AdcConfigError(owner + "priority " + std::to_string(binding.priority) +
+                             " of policy " + binding.policy + " is out of range; allowed 1.." +
+                             std::to_string(MAX_PRIORITY));
+    }
+    for (const PolicyBinding& b : m_bindings)
+    {
+        if (b.policy == binding.policy)
+        {
+            throw AdcConfigError(owner + "policy " + binding.policy +
+                                 " is bound already (priority " + std::to_string(b.priority) +
+                                 "); unbind it first");
+        }
+        if (b.priority == binding.priority)
+        {
+            throw AdcConfigError(owner + "priority " + std::to_string(binding.priority) +
+                                 " of policy " + binding.policy + " is taken by policy " +
+                                 b.policy + "; priorities are unique per cs vserver");
+        }
+    }
+    const auto at = std::upper_bound(
+        m_bindings.begin(),
+        m_bindings.end(),
+        binding,
+        [](const PolicyBinding& a, const PolicyBinding& b) { return a.priority < b.priority; });
+    m_bindings.insert(at, binding);
+}
+
+void
+AdcCsVserverConfig::UnbindPolicy(const std::string& policy)
+{
+    std::vector<std::string> bound;
+    for (auto it = m_bindings.begin(); it != m_bindings.end(); ++it)
+    {
+        if (it->policy == policy)
+        {
+            m_bindings.erase(it);
+            return;
+        }
+        bound.push_back(it->policy);
+    }
+    throw AdcConfigError("AdcCsVserverConfig " + m_name + ": policy '" + policy +
+                         "' is not bound; bound are " + AdcConfigError::JoinAllowed(bound));
+}
+
+void
+AdcCsVserverConfig::RetargetPolicy(const std::string& policy, const std::string& target)
+{
+    for (PolicyBinding& b : m_bindings)
+    {
+        if (b.policy == policy && b.fromAction)
+        {
+            b.target = target;
+        }
+    }
+}
+
+const std::vector<AdcCsVserverConfig::PolicyBinding>&
+AdcCsVserverConfig::GetPolicyBindings() const
+{
+    return m_bindings;
+}
+
+bool
+AdcCsVserverConfig::IsPolicyBound(const std::string& policy) const
+{
+    return std::any_of(m_bindings.begin(), m_bindings.end(), [&](const PolicyBinding& b) {
+        return b.policy == policy;
+    });
+}
+
+void
+AdcCsVserverConfig::SetDefaultLbVserver(const std::string& lbVserver)
+{
+    if (!lbVserver.empty() && !m_defaultLb.empty())
+    {
+        throw AdcConfigError("AdcCsVserverConfig " + m_name + ": default lb vserver " +
+                             m_defaultLb + " is bound already; unbind it first to bind " +
+                             lbVserver);
+    }
+    m_defaultLb = lbVserver;
+}
+
+const std::string&
+AdcCsVserverConfig::GetDefaultLbVserver() const
+{
+    return m_defaultLb;
+}
+
 // ---- commands ----------------------------------------------------------------------------------
 
 const std::string AdcNetScalerCsCommands::CS_VSERVER = "cs vserver";
+const std::string AdcNetScalerCsCommands::CS_ACTION = "cs action";
+const std::string AdcNetScalerCsCommands::CS_POLICY = "cs policy";
 
 namespace
 {
@@ -453,6 +554,10 @@ AdcNetScalerCsCommands::Register(AdcConfigLanguage& language)
     {
         language.RegisterCommand(c);
     }
+    AdcNetScalerCsPolicyCommands::Register(language);
+    // `rm lb vserver` is refused while a CS action or binding names the LB vserver.
+    language.AddUserFinder(AdcNetScalerCommands::LB_VSERVER,
+                           &AdcNetScalerCsPolicyCommands::GetLbVserverUsers);
 }
 
 AdcConfigLanguage&

@@ -105,6 +105,61 @@ class AdcCsVserverConfig : public Object
      */
     static std::vector<std::string> GetAllowedServiceTypes(AdcPersistenceType type);
 
+    /**
+     * \ingroup adc
+     * \brief A CS policy bound to the virtual server (`bind cs vserver <name> -policyName <p>
+     * -priority <n>`): requests that match the policy's rule go to its target (CS-01).
+     */
+    struct PolicyBinding
+    {
+        std::string policy;    //!< the policy's name
+        uint32_t priority{0};  //!< 1..MAX_PRIORITY, lower first, unique per virtual server
+        std::string target;    //!< the LB virtual server the policy selects
+        bool fromAction{true}; //!< target is the policy's action's (not -targetLBVserver)
+    };
+
+    /// The largest binding priority (NetScaler's: 2^31 - 1).
+    static constexpr uint32_t MAX_PRIORITY = 2147483647;
+
+    /**
+     * \brief Bind a policy (CS-01, CS-02: also at run time).
+     * \param binding the binding; it is kept in ascending priority order
+     * \throws AdcConfigError when the policy is bound already, the priority is out of
+     * 1..MAX_PRIORITY or another policy has it (the message names both), or a name is empty
+     */
+    void BindPolicy(const PolicyBinding& binding);
+
+    /**
+     * \param policy a bound policy's name
+     * \throws AdcConfigError (listing the bound policies) when it is not bound
+     */
+    void UnbindPolicy(const std::string& policy);
+
+    /**
+     * \brief Change the target of the bindings of policies that take it from an action
+     * (`set cs action`): every binding of \p policy with fromAction gets \p target.
+     * \param policy a policy's name \param target the LB virtual server
+     */
+    void RetargetPolicy(const std::string& policy, const std::string& target);
+
+    /// \return the policy bindings, in ascending priority order
+    const std::vector<PolicyBinding>& GetPolicyBindings() const;
+
+    /// \param policy a policy's name \return whether it is bound here
+    bool IsPolicyBound(const std::string& policy) const;
+
+    /**
+     * \brief Bind (or, with "", unbind) the default LB virtual server, used when no policy
+     * matches (`bind cs vserver <name> -lbvserver <lb>`).
+     * \param lbVserver the LB virtual server's name, or "" for none
+     * \throws AdcConfigError when one is bound already and \p lbVserver is not "" (NetScaler
+     * allows one: unbind it first)
+     */
+    void SetDefaultLbVserver(const std::string& lbVserver);
+
+    /// \return the default LB virtual server's name, "" when none is bound
+    const std::string& GetDefaultLbVserver() const;
+
   private:
     /// \return the persistence type's name (the PersistenceType attribute)
     std::string GetPersistenceTypeName() const;
@@ -119,6 +174,8 @@ class AdcCsVserverConfig : public Object
     uint32_t m_timeout{DEFAULT_TIMEOUT};                   //!< minutes
     AdcPersistenceType m_backup{AdcPersistenceType::NONE}; //!< backup type
     uint32_t m_backupTimeout{DEFAULT_TIMEOUT};             //!< minutes
+    std::vector<PolicyBinding> m_bindings;                 //!< by ascending priority
+    std::string m_defaultLb;                               //!< default LB vserver, or ""
 };
 
 /**
@@ -135,7 +192,9 @@ class AdcCsVserverConfig : public Object
  *   backupPersistenceTimeout default 2, 2..1440.
  * - set cs vserver <name> with the same parameters (CS-11); a persistence type other than
  *   COOKIEINSERT drops a backup the virtual server had.
- * - rm cs vserver <name>.
+ * - rm cs vserver <name> (its bindings go with it).
+ * - The CS actions, policies and bindings of AdcNetScalerCsPolicyCommands (add/set/rm cs
+ *   action, add/set/rm cs policy, bind/unbind cs vserver), registered with these.
  * Show prints "add cs vserver" lines with the parameters that differ from the defaults, after
  * the load-balancing lines (ns.conf's order), so a configuration reads back the same.
  *
@@ -145,6 +204,8 @@ class AdcNetScalerCsCommands
 {
   public:
     static const std::string CS_VSERVER; //!< kind of AdcCsVserverConfig
+    static const std::string CS_ACTION;  //!< kind of AdcCsActionConfig
+    static const std::string CS_POLICY;  //!< kind of AdcCsPolicyConfig
 
     /**
      * \brief Add the commands above to \p language; a language that has them already is left
