@@ -168,6 +168,7 @@ ADC_TEST_SOURCES = [
     'test/adc-http-cookie-test.cc',
     'test/adc-http-apps-responses-test.cc',
     'test/adc-http-apps-test.cc',
+    'test/adc-http-client-cookies-test.cc',
     'test/adc-http-framing-test.cc',
     'test/adc-http-message-test.cc',
     'test/adc-isp-topology-helper-test.cc',

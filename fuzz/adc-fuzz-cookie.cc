@@ -10,9 +10,16 @@
  * value or name without crashing; EncodeValue(ip, port) decodes back to (ip, port), the
  * input's first 6 bytes giving ip and port; a vserver name either encodes (and decodes back)
  * or is rejected with AdcConfigError only.
+ *
+ * Set-Cookie (AdcSetCookie::Parse, RFC 6265 5.2) of any bytes: a parsed cookie has a
+ * non-empty trimmed name without ';' or '=' and a trimmed value without ';'; Max-Age stays
+ * within +-kMaxUnixSeconds; a cookie that Build accepts round-trips: Parse(Build(name, value,
+ * V1, timeout)) gives the same name and value, Max-Age = timeout and Path "/", and with V0
+ * an Expires of epoch + now + timeout. Cookie dates (ParseCookieDate) of any bytes are within
+ * years 1601..9999, and FormatImfFixdate(t) parses back to t.
  */
 
-// REQ: CS-04 (persistence cookie), CS-05 (Set-Cookie), CS-08 (Cookie parsing)
+// REQ: CS-04 (persistence cookie), CS-05 (Set-Cookie), CS-08 (Cookie and Set-Cookie parsing)
 
 #include "adc-fuzz.h"
 
@@ -67,6 +74,72 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         {
             ADC_FUZZ_CHECK(!octets);
         }
+    }
+
+    // Set-Cookie as a user agent reads it.
+    if (const auto sc = AdcSetCookie::Parse(text))
+    {
+        const auto trimmed = [](const std::string& v) {
+            return v.empty() ||
+                   (v.front() != ' ' && v.front() != '\t' && v.back() != ' ' && v.back() != '\t');
+        };
+        ADC_FUZZ_CHECK(!sc->name.empty() && trimmed(sc->name) && trimmed(sc->value));
+        ADC_FUZZ_CHECK(sc->name.find_first_of(";=") == std::string::npos);
+        ADC_FUZZ_CHECK(sc->value.find(';') == std::string::npos);
+        ADC_FUZZ_CHECK(text.find(sc->name) != std::string::npos);
+        if (sc->maxAge)
+        {
+            ADC_FUZZ_CHECK(*sc->maxAge <= AdcSetCookie::kMaxUnixSeconds &&
+                           *sc->maxAge >= -AdcSetCookie::kMaxUnixSeconds);
+        }
+        ADC_FUZZ_CHECK(sc->path.empty() || sc->path[0] == '/');
+        ADC_FUZZ_CHECK(AdcSetCookie::IsSession(*sc) == (!sc->maxAge && !sc->expires));
+        const int64_t timeout = 1 + static_cast<int64_t>(size % 100000);
+        for (const auto version : {AdcSetCookie::Version::V0, AdcSetCookie::Version::V1})
+        {
+            std::string built;
+            try
+            {
+                built = AdcSetCookie::Build(sc->name,
+                                            sc->value,
+                                            version,
+                                            Seconds(static_cast<double>(timeout)),
+                                            Seconds(static_cast<double>(size)));
+            }
+            catch (const AdcConfigError&)
+            {
+                continue;
+            }
+            const auto back = AdcSetCookie::Parse(built);
+            ADC_FUZZ_CHECK(back && back->name == sc->name && back->value == sc->value);
+            ADC_FUZZ_CHECK(back->path == "/" && !back->secure && !back->httpOnly);
+            if (version == AdcSetCookie::Version::V1)
+            {
+                ADC_FUZZ_CHECK(back->maxAge == std::optional<int64_t>(timeout) && !back->expires);
+            }
+            else
+            {
+                ADC_FUZZ_CHECK(!back->maxAge);
+                ADC_FUZZ_CHECK(back->expires ==
+                               std::optional<int64_t>(AdcSetCookie::kDefaultEpoch +
+                                                      static_cast<int64_t>(size) + timeout));
+                ADC_FUZZ_CHECK(AdcSetCookie::ExpiryAfter(*back, Seconds(0)) ==
+                               static_cast<int64_t>(size) + timeout);
+            }
+        }
+    }
+    if (const auto d = AdcSetCookie::ParseCookieDate(text))
+    {
+        ADC_FUZZ_CHECK(*d >= -11644473600 && *d <= AdcSetCookie::kMaxUnixSeconds); // 1601..9999
+    }
+    if (size >= 5)
+    {
+        const int64_t t =
+            static_cast<int64_t>((uint64_t{data[0]} << 32) | (uint64_t{data[1]} << 24) |
+                                 (uint64_t{data[2]} << 16) | (uint64_t{data[3]} << 8) | data[4]) %
+            (AdcSetCookie::kMaxUnixSeconds + 1);
+        ADC_FUZZ_CHECK(AdcSetCookie::ParseCookieDate(AdcSetCookie::FormatImfFixdate(t)) ==
+                       std::optional<int64_t>(t));
     }
 
     // NSC_ value and name decoders: any bytes.

@@ -108,9 +108,10 @@ AdcHttpClient::SendOn(uint64_t cid, uint64_t rid)
 {
     Attach(cid, rid);
     Conn& c = m_conns.at(cid);
-    const Open& o = m_open.at(rid);
-    const AdcHttpMessage request = BuildRequest(o.rec.url);
-    c.parser.ExpectResponseTo(request.GetMethod()); // HEAD answers have no body, for one
+    Open& o = m_open.at(rid);
+    const AdcHttpMessage request = BuildRequest(o.rec.url, GetCookieHeader());
+    o.rec.requestBytes = request.GetSerializedSize(); // with the Cookie header, if any
+    c.parser.ExpectResponseTo(request.GetMethod());   // HEAD answers have no body, for one
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(request);
     if (c.socket->Send(p) < 0)
@@ -255,6 +256,8 @@ AdcHttpClient::TakeResponse(uint64_t cid)
     o.rec.server = m.head.GetHeader("Server").value_or(o.rec.server);
     o.rec.path = ResponsePath(m.head);
     c.current = 0;
+    StoreCookies(rid, m.head);
+    CheckVersion(rid, m.head);
     if (!m_disposing)
     {
         m_responseTrace(rid, m);

@@ -9,9 +9,11 @@
 #include "adc-http-server.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-http-cookie.h"
 #include "ns3/address.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/ipv4.h"
@@ -137,6 +139,34 @@ AdcHttpClient::GetTypeId()
                           StringValue("www.example.com"),
                           MakeStringAccessor(&AdcHttpClient::GetHost, &AdcHttpClient::SetHost),
                           MakeStringChecker())
+            .AddAttribute("CookiePolicy",
+                          "What the client does with cookies (CS-08): NONE ignores Set-Cookie "
+                          "and sends no Cookie; KEEP keeps cookies like a browser and returns "
+                          "the unexpired ones; OTHER is KEEP without NSC_ cookies, always "
+                          "returning OtherCookie.",
+                          EnumValue(AdcHttpClient::COOKIES_NONE),
+                          MakeEnumAccessor(&AdcHttpClient::m_cookiePolicy),
+                          MakeEnumChecker(AdcHttpClient::COOKIES_NONE,
+                                          "NONE",
+                                          AdcHttpClient::COOKIES_KEEP,
+                                          "KEEP",
+                                          AdcHttpClient::COOKIES_OTHER,
+                                          "OTHER"))
+            .AddAttribute(
+                "OtherCookie",
+                "With CookiePolicy OTHER: the cookie always sent, \"name=value\" "
+                "(an RFC 6265 cookie-name and cookie-value); \"\" for none.",
+                StringValue("lang=en"),
+                MakeStringAccessor(&AdcHttpClient::GetOtherCookie, &AdcHttpClient::SetOtherCookie),
+                MakeStringChecker())
+            .AddAttribute("TransactionLength",
+                          "Requests per stateful transaction (>= 1; 1 = no transactions): a "
+                          "response of another application version (X-App-Version, else "
+                          "Server) than the transaction's first breaks it (CS-09).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&AdcHttpClient::GetTransactionLength,
+                                               &AdcHttpClient::SetTransactionLength),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("RequestSent",
                             "A request was issued (record with start time).",
                             MakeTraceSourceAccessor(&AdcHttpClient::m_sentTrace),
@@ -153,7 +183,22 @@ AdcHttpClient::GetTypeId()
             .AddTraceSource("Rx",
                             "Bytes received from a server.",
                             MakeTraceSourceAccessor(&AdcHttpClient::m_rxTrace),
-                            "ns3::Packet::AddressTracedCallback");
+                            "ns3::Packet::AddressTracedCallback")
+            .AddTraceSource("CookieSet",
+                            "The cookie jar stored a cookie: request id, name, value, expiry "
+                            "time (Time::Max() for a session cookie).",
+                            MakeTraceSourceAccessor(&AdcHttpClient::m_cookieSetTrace),
+                            "ns3::AdcHttpClient::CookieSetTracedCallback")
+            .AddTraceSource("TransactionBroken",
+                            "A response of another application version broke a transaction: "
+                            "transaction id, request id, expected and received version.",
+                            MakeTraceSourceAccessor(&AdcHttpClient::m_txBrokenTrace),
+                            "ns3::AdcHttpClient::TransactionBrokenTracedCallback")
+            .AddTraceSource("TransactionDone",
+                            "Every request of a transaction ended: transaction id, requests, "
+                            "completed ones, broken.",
+                            MakeTraceSourceAccessor(&AdcHttpClient::m_txDoneTrace),
+                            "ns3::AdcHttpClient::TransactionDoneTracedCallback");
     return tid;
 }
 
@@ -163,6 +208,9 @@ AdcHttpClient::AdcHttpClient()
       m_maxConnections(4),
       m_requestTimeout(Seconds(10)),
       m_host("www.example.com"),
+      m_cookiePolicy(COOKIES_NONE),
+      m_otherCookie("lang=en"),
+      m_transactionLength(1),
       m_workload("AdcHttpClient"),
       m_running(false),
       m_generated(0),
@@ -172,7 +220,11 @@ AdcHttpClient::AdcHttpClient()
       m_dispatchAgain(false),
       m_disposing(false),
       m_bytesRx(0),
-      m_connsOpened(0)
+      m_connsOpened(0),
+      m_txStarted(0),
+      m_txDone(0),
+      m_txBroken(0),
+      m_txOpenAtStop(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -285,6 +337,50 @@ AdcHttpClient::GetHost() const
 }
 
 void
+AdcHttpClient::SetOtherCookie(std::string cookie)
+{
+    const AdcHttpCookies c = AdcHttpCookies::ParseValue(cookie);
+    const bool ok =
+        cookie.empty() ||
+        (cookie.find(';') == std::string::npos && c.Count() == 1 && c.GetSkipped() == 0 &&
+         c.ToHeaderValue() == cookie &&
+         std::all_of(c.GetPairs()[0].value.begin(), c.GetPairs()[0].value.end(), [](char ch) {
+             return AdcHttpCookies::IsCookieOctet(static_cast<unsigned char>(ch));
+         }));
+    if (!ok)
+    {
+        throw AdcConfigError("AdcHttpClient: OtherCookie '" + cookie +
+                             "' is not one cookie; allowed: \"\" or name=value, the name an "
+                             "RFC 6265 cookie-name (token) and the value RFC 6265 cookie-octets, "
+                             "without spaces around '='");
+    }
+    m_otherCookie = cookie;
+}
+
+std::string
+AdcHttpClient::GetOtherCookie() const
+{
+    return m_otherCookie;
+}
+
+void
+AdcHttpClient::SetTransactionLength(uint32_t n)
+{
+    if (n == 0)
+    {
+        throw AdcConfigError("AdcHttpClient: TransactionLength 0 is not allowed; use 1 (no "
+                             "transactions) or more requests per transaction");
+    }
+    m_transactionLength = n;
+}
+
+uint32_t
+AdcHttpClient::GetTransactionLength() const
+{
+    return m_transactionLength;
+}
+
+void
 AdcHttpClient::SetServerChooser(Callback<Address, const std::string&, uint64_t> chooser)
 {
     m_chooser = chooser;
@@ -368,6 +464,30 @@ AdcHttpClient::GetOpenRequests() const
     return static_cast<uint32_t>(m_open.size());
 }
 
+uint64_t
+AdcHttpClient::GetTransactionsStarted() const
+{
+    return m_txStarted;
+}
+
+uint64_t
+AdcHttpClient::GetTransactionsDone() const
+{
+    return m_txDone;
+}
+
+uint64_t
+AdcHttpClient::GetTransactionsBroken() const
+{
+    return m_txBroken;
+}
+
+uint64_t
+AdcHttpClient::GetTransactionsOpenAtStop() const
+{
+    return m_txOpenAtStop;
+}
+
 // ---- workload ------------------------------------------------------------------------------
 
 uint32_t
@@ -377,13 +497,17 @@ AdcHttpClient::DrawRank()
 }
 
 AdcHttpMessage
-AdcHttpClient::BuildRequest(const std::string& url) const
+AdcHttpClient::BuildRequest(const std::string& url, const std::string& cookie) const
 {
     AdcHttpMessage m = AdcHttpMessage::MakeRequest("GET", url);
     m.SetHeader("Host", m_host);
     for (const auto& h : m_extraHdrs)
     {
         m.AddHeader(h.first, h.second);
+    }
+    if (!cookie.empty())
+    {
+        m.AddHeader("Cookie", cookie);
     }
     if (!m_persistent)
     {
@@ -446,6 +570,14 @@ AdcHttpClient::IssueRequest(const std::string& url)
     o.rec.requestBytes = BuildRequest(url).GetSerializedSize();
     o.timeout = Simulator::Schedule(m_requestTimeout, &AdcHttpClient::Timeout, this, rid);
     m_tally.CountSent();
+    if (const uint64_t tid = TransactionOf(rid))
+    {
+        Transaction& t = m_txs[tid];
+        if (t.issued++ == 0)
+        {
+            ++m_txStarted;
+        }
+    }
     NS_LOG_INFO("client " << o.rec.clientId << " issues " << rid << " " << url);
     m_sentTrace(o.rec);
     m_queue.push_back(rid);
@@ -549,6 +681,7 @@ AdcHttpClient::EndAs(uint64_t rid, AdcRequestOutcome outcome, const std::string&
     rec.outcome = outcome;
     rec.reason = outcome == AdcRequestOutcome::FAILED ? reason : "";
     m_tally.CountEnd(rec);
+    TransactionEnd(rid, outcome);
     NS_LOG_INFO("client " << rec.clientId << " request " << rid << " "
                           << AdcRequestOutcomeToString(rec.outcome) << " " << rec.reason);
     if (!m_disposing)
@@ -587,6 +720,191 @@ AdcHttpClient::StopApplication()
     {
         // Not a failure: the run ended before the path answered or failed the request.
         EndAs(rid, AdcRequestOutcome::OPEN_AT_STOP, "");
+    }
+    // Transactions left: open at the stop, or shorter ones whose requests all ended.
+    std::vector<uint64_t> tids;
+    for (const auto& kv : m_txs)
+    {
+        tids.push_back(kv.first);
+    }
+    for (uint64_t tid : tids)
+    {
+        if (m_txs.at(tid).openAtStop)
+        {
+            ++m_txOpenAtStop;
+            m_txs.erase(tid);
+        }
+        else
+        {
+            FinishTransaction(tid);
+        }
+    }
+}
+
+// ---- cookies -------------------------------------------------------------------------------
+
+bool
+AdcHttpClient::MayKeep(const std::string& name) const
+{
+    return m_cookiePolicy == COOKIES_KEEP ||
+           (m_cookiePolicy == COOKIES_OTHER && name.compare(0, 4, "NSC_") != 0);
+}
+
+void
+AdcHttpClient::StoreCookies(uint64_t rid, const AdcHttpMessage& response)
+{
+    if (m_cookiePolicy == COOKIES_NONE)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    for (const std::string& field : response.GetHeaders("Set-Cookie"))
+    {
+        const auto c = AdcSetCookie::Parse(field);
+        if (!c || !AdcHttpCookies::IsCookieName(c->name.data(), c->name.size()) ||
+            HasControlChar(c->value) || !MayKeep(c->name))
+        {
+            continue;
+        }
+        auto it = std::find_if(m_jar.begin(), m_jar.end(), [&c](const JarCookie& j) {
+            return j.name == c->name;
+        });
+        // Lifetimes beyond ~31 years are cut there: Time holds only ~292 years of ns.
+        const int64_t kLongest = 1000000000;
+        Time expiry = Time::Max();
+        if (c->maxAge) // Max-Age wins over Expires (RFC 6265 5.3 step 3)
+        {
+            expiry = *c->maxAge <= 0
+                         ? now
+                         : now + Seconds(static_cast<double>(std::min(*c->maxAge, kLongest)));
+        }
+        else if (c->expires) // a Unix time: simulation time 0 is kDefaultEpoch
+        {
+            const int64_t at = *c->expires - AdcSetCookie::kDefaultEpoch;
+            expiry = at <= 0 ? Time(0) : Seconds(static_cast<double>(std::min(at, kLongest)));
+        }
+        if (expiry <= now)
+        {
+            if (it != m_jar.end())
+            {
+                m_jar.erase(it); // RFC 6265 5.3 step 12: an expired cookie deletes
+            }
+            continue;
+        }
+        if (it == m_jar.end())
+        {
+            m_jar.push_back(JarCookie{c->name, c->value, expiry});
+        }
+        else
+        {
+            it->value = c->value; // RFC 6265 5.3 step 11: the old creation time (place) stays
+            it->expiry = expiry;
+        }
+        NS_LOG_INFO("client " << GetNode()->GetId() << " keeps cookie " << c->name << "="
+                              << c->value);
+        if (!m_disposing)
+        {
+            m_cookieSetTrace(rid, c->name, c->value, expiry);
+        }
+    }
+}
+
+std::string
+AdcHttpClient::GetCookieHeader()
+{
+    if (m_cookiePolicy == COOKIES_NONE)
+    {
+        return "";
+    }
+    const Time now = Simulator::Now();
+    m_jar.erase(std::remove_if(m_jar.begin(),
+                               m_jar.end(),
+                               [now](const JarCookie& j) { return j.expiry <= now; }),
+                m_jar.end());
+    std::string out;
+    if (m_cookiePolicy == COOKIES_OTHER && !m_otherCookie.empty())
+    {
+        const std::string name = m_otherCookie.substr(0, m_otherCookie.find('='));
+        if (std::none_of(m_jar.begin(), m_jar.end(), [&name](const JarCookie& j) {
+                return j.name == name;
+            }))
+        {
+            out = m_otherCookie;
+        }
+    }
+    for (const JarCookie& j : m_jar)
+    {
+        out += (out.empty() ? "" : "; ") + j.name + "=" + j.value;
+    }
+    return out;
+}
+
+// ---- transactions --------------------------------------------------------------------------
+
+uint64_t
+AdcHttpClient::TransactionOf(uint64_t rid) const
+{
+    return m_transactionLength > 1 ? (rid - 1) / m_transactionLength + 1 : 0;
+}
+
+void
+AdcHttpClient::CheckVersion(uint64_t rid, const AdcHttpMessage& response)
+{
+    auto it = m_txs.find(TransactionOf(rid));
+    if (it == m_txs.end())
+    {
+        return;
+    }
+    Transaction& t = it->second;
+    const std::string version =
+        response.GetHeader("X-App-Version").value_or(response.GetHeader("Server").value_or(""));
+    if (!t.version)
+    {
+        t.version = version;
+        return;
+    }
+    if (*t.version != version && !t.broken)
+    {
+        t.broken = true;
+        ++m_txBroken;
+        NS_LOG_INFO("client " << GetNode()->GetId() << " transaction " << it->first
+                              << " broken by request " << rid << ": " << *t.version << " -> "
+                              << version);
+        if (!m_disposing)
+        {
+            m_txBrokenTrace(it->first, rid, *t.version, version);
+        }
+    }
+}
+
+void
+AdcHttpClient::TransactionEnd(uint64_t rid, AdcRequestOutcome outcome)
+{
+    const uint64_t tid = TransactionOf(rid);
+    auto it = m_txs.find(tid);
+    if (it == m_txs.end())
+    {
+        return;
+    }
+    Transaction& t = it->second;
+    ++t.ended;
+    t.completed += outcome == AdcRequestOutcome::COMPLETED ? 1 : 0;
+    t.openAtStop = t.openAtStop || outcome == AdcRequestOutcome::OPEN_AT_STOP;
+    if (t.ended == m_transactionLength && !t.openAtStop)
+    {
+        FinishTransaction(tid);
+    }
+}
+
+void
+AdcHttpClient::FinishTransaction(uint64_t tid)
+{
+    const Transaction t = m_txs.at(tid);
+    m_txs.erase(tid);
+    ++m_txDone;
+    if (!m_disposing)
+    {
+        m_txDoneTrace(tid, t.issued, t.completed, t.broken);
     }
 }
 

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,7 +64,39 @@ namespace ns3
  * framing included; the "Response" trace gives the final response's payload bytes and framing.
  *
  * A request is "GET <url> HTTP/1.1" with "Host", the headers added by AddRequestHeader (in the
- * order added) and, for one-shot connections, "Connection: close".
+ * order added), "Cookie" (below) and, for one-shot connections, "Connection: close".
+ *
+ * Cookies ("CookiePolicy", issue 10, CS-08: the three kinds of client backup persistence tells
+ * apart):
+ * - NONE (default): Set-Cookie is ignored and no Cookie header is sent (requests as before);
+ * - KEEP (a browser): every Set-Cookie field of a final response is read with
+ *   AdcSetCookie::Parse and kept in a jar by name (a later one of the same name replaces the
+ *   value and expiry, keeping its place). Expiry: Max-Age seconds from the response's arrival
+ *   (Max-Age wins over Expires); else Expires, a Unix time, where simulation time 0 is
+ *   AdcSetCookie::kDefaultEpoch; without either a session cookie, kept for the client's life.
+ *   Max-Age <= 0 or an Expires not after now deletes the cookie of that name. A cookie whose
+ *   name is not an RFC 6265 token or whose value has a control character is not kept (it
+ *   could not be sent back). Each request sent later carries the unexpired cookies in one
+ *   "Cookie" header, "name=value" joined by "; ", in creation order (RFC 6265 5.4);
+ * - OTHER: like KEEP, but cookies whose name starts with "NSC_" (NetScaler's persistence
+ *   cookie) are never kept nor sent, and the cookie "OtherCookie" (default "lang=en"; "" for
+ *   none) is always sent first, unless the jar holds a cookie of the same name: a client that
+ *   returns cookies, but never the persistence one.
+ * The "CookieSet" trace reports each cookie the jar stores. The Cookie header is built when the
+ * request is sent, so the record's \c requestBytes at "RequestDone" counts it.
+ *
+ * Stateful transactions ("TransactionLength" L, default 1 = off; CS-09): requests 1..L form
+ * transaction 1, L+1..2L transaction 2, and so on (by request id, IssueRequest's included).
+ * The first final response of a transaction pins its application version: its
+ * "X-App-Version" header, or its "Server" header when absent ("" when neither). A later final
+ * response of the same transaction with another version breaks the transaction: counted once
+ * per transaction (GetTransactionsBroken), "TransactionBroken" fired at the first such
+ * response. Requests ending without a response (failed) do not break it by themselves. When
+ * all L requests have ended (or, at StopApplication, all it issued when the client issued
+ * fewer), "TransactionDone" fires and GetTransactionsDone counts it; a transaction with
+ * requests still open at StopApplication counts in GetTransactionsOpenAtStop instead. After
+ * StopApplication, GetTransactionsStarted() == GetTransactionsDone() +
+ * GetTransactionsOpenAtStop().
  */
 class AdcHttpClient : public Application
 {
@@ -86,6 +119,51 @@ class AdcHttpClient : public Application
      */
     typedef void (*ResponseTracedCallback)(uint64_t requestId,
                                            const AdcHttpStreamParser::Message& response);
+
+    /// What the client does with cookies ("CookiePolicy").
+    enum CookiePolicy
+    {
+        COOKIES_NONE, //!< "NONE": ignore Set-Cookie, send no Cookie
+        COOKIES_KEEP, //!< "KEEP": a browser's jar
+        COOKIES_OTHER //!< "OTHER": a jar without NSC_ cookies, plus "OtherCookie"
+    };
+
+    /**
+     * \brief Signature of the "CookieSet" trace: the jar stored a cookie.
+     * \param requestId the request whose response set it
+     * \param name the cookie name
+     * \param value the cookie value
+     * \param expiry the simulation time it expires at; Time::Max() for a session cookie
+     */
+    typedef void (*CookieSetTracedCallback)(uint64_t requestId,
+                                            const std::string& name,
+                                            const std::string& value,
+                                            Time expiry);
+
+    /**
+     * \brief Signature of the "TransactionBroken" trace: a response of a transaction came from
+     * another application version than its first response.
+     * \param transactionId the transaction (from 1)
+     * \param requestId the request whose response broke it
+     * \param expected the version the first response pinned
+     * \param received the version of this response
+     */
+    typedef void (*TransactionBrokenTracedCallback)(uint64_t transactionId,
+                                                    uint64_t requestId,
+                                                    const std::string& expected,
+                                                    const std::string& received);
+
+    /**
+     * \brief Signature of the "TransactionDone" trace: every request of a transaction ended.
+     * \param transactionId the transaction (from 1)
+     * \param requests its requests
+     * \param completed those that ended COMPLETED
+     * \param broken whether a response of another version broke it
+     */
+    typedef void (*TransactionDoneTracedCallback)(uint64_t transactionId,
+                                                  uint32_t requests,
+                                                  uint32_t completed,
+                                                  bool broken);
 
     /**
      * \brief Choose the server per new connection (e.g. a load-balancing method under test).
@@ -158,6 +236,19 @@ class AdcHttpClient : public Application
     uint64_t GetConnectionsOpened() const;
     /// \return requests issued and not yet ended
     uint32_t GetOpenRequests() const;
+    /// \return transactions begun (TransactionLength > 1)
+    uint64_t GetTransactionsStarted() const;
+    /// \return transactions whose requests all ended
+    uint64_t GetTransactionsDone() const;
+    /// \return transactions broken by a response of another version
+    uint64_t GetTransactionsBroken() const;
+    /// \return transactions with requests still open at StopApplication
+    uint64_t GetTransactionsOpenAtStop() const;
+    /**
+     * \brief The Cookie header value the next request would carry now ("" when none).
+     * \return the value
+     */
+    std::string GetCookieHeader();
 
   protected:
     void DoDispose() override;
@@ -172,6 +263,25 @@ class AdcHttpClient : public Application
         AdcRequestRecord rec; //!< the record being filled
         EventId timeout;      //!< the timeout event
         uint64_t conn{0};     //!< connection carrying it, 0 while queued
+    };
+
+    /// A cookie of the jar.
+    struct JarCookie
+    {
+        std::string name;  //!< cookie-name
+        std::string value; //!< cookie-value
+        Time expiry;       //!< expires at (Time::Max(): session cookie)
+    };
+
+    /// A transaction (TransactionLength > 1).
+    struct Transaction
+    {
+        uint32_t issued{0};                 //!< requests issued
+        uint32_t ended{0};                  //!< requests ended
+        uint32_t completed{0};              //!< requests ended COMPLETED
+        std::optional<std::string> version; //!< pinned by the first response
+        bool broken{false};                 //!< a response of another version came
+        bool openAtStop{false};             //!< a request was open at StopApplication
     };
 
     /// One TCP connection.
@@ -197,13 +307,30 @@ class AdcHttpClient : public Application
     Time GetRequestTimeout() const;
     void SetHost(std::string host);
     std::string GetHost() const;
+    void SetOtherCookie(std::string cookie);
+    std::string GetOtherCookie() const;
+    void SetTransactionLength(uint32_t n);
+    uint32_t GetTransactionLength() const;
+
+    /// Keep the cookies of Set-Cookie fields of \p response to request \p rid (KEEP, OTHER).
+    void StoreCookies(uint64_t rid, const AdcHttpMessage& response);
+    /// \return whether the policy lets the jar hold a cookie named \p name
+    bool MayKeep(const std::string& name) const;
+    /// \return the transaction of request \p rid (0 when transactions are off)
+    uint64_t TransactionOf(uint64_t rid) const;
+    /// Pin or check the version of transaction of request \p rid from \p response.
+    void CheckVersion(uint64_t rid, const AdcHttpMessage& response);
+    /// Request \p rid ended with \p outcome: count it in its transaction.
+    void TransactionEnd(uint64_t rid, AdcRequestOutcome outcome);
+    /// Transaction \p tid ended: count and trace it, forget it.
+    void FinishTransaction(uint64_t tid);
 
     /// Issue the next generated request and schedule the one after.
     void IssueNext();
     /// Schedule the next generated request.
     void ScheduleNext();
     /// \return the request head for \p url
-    AdcHttpMessage BuildRequest(const std::string& url) const;
+    AdcHttpMessage BuildRequest(const std::string& url, const std::string& cookie = "") const;
     /// Give queued requests to idle or new connections.
     void Dispatch();
     /// \return id of the lowest-numbered idle connected connection, 0 if none
@@ -256,6 +383,9 @@ class AdcHttpClient : public Application
     uint32_t m_maxConnections;                //!< parallel connections
     Time m_requestTimeout;                    //!< per-request deadline
     std::string m_host;                       //!< Host header
+    CookiePolicy m_cookiePolicy;              //!< "CookiePolicy"
+    std::string m_otherCookie;                //!< "OtherCookie"
+    uint32_t m_transactionLength;             //!< "TransactionLength"
 
     AdcZipfUrlGenerator m_workload;                            //!< URLs: Zipf ranks, cacheability
     Callback<Address, const std::string&, uint64_t> m_chooser; //!< server selection hook
@@ -278,10 +408,22 @@ class AdcHttpClient : public Application
     uint64_t m_bytesRx;      //!< bytes received
     uint64_t m_connsOpened;  //!< connections opened
 
+    std::vector<JarCookie> m_jar;          //!< cookies, in creation order
+    std::map<uint64_t, Transaction> m_txs; //!< open transactions by id
+    uint64_t m_txStarted;                  //!< transactions begun
+    uint64_t m_txDone;                     //!< transactions done
+    uint64_t m_txBroken;                   //!< transactions broken
+    uint64_t m_txOpenAtStop;               //!< transactions open at the stop
+
     TracedCallback<const AdcRequestRecord&> m_sentTrace; //!< "RequestSent"
     TracedCallback<const AdcRequestRecord&> m_doneTrace; //!< "RequestDone"
     TracedCallback<uint64_t, const AdcHttpStreamParser::Message&> m_responseTrace; //!< "Response"
     TracedCallback<Ptr<const Packet>, const Address&> m_rxTrace;                   //!< "Rx"
+    TracedCallback<uint64_t, const std::string&, const std::string&, Time>
+        m_cookieSetTrace; //!< "CookieSet"
+    TracedCallback<uint64_t, uint64_t, const std::string&, const std::string&>
+        m_txBrokenTrace;                                              //!< "TransactionBroken"
+    TracedCallback<uint64_t, uint32_t, uint32_t, bool> m_txDoneTrace; //!< "TransactionDone"
 };
 
 } // namespace ns3

@@ -21,6 +21,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace ns3
@@ -94,6 +95,20 @@ AdcHttpServer::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&AdcHttpServer::m_varyByClientIp),
                           MakeBooleanChecker())
+            .AddAttribute("AppVersion",
+                          "The application version this server runs (e.g. v1, v2); when not "
+                          "empty every response carries \"X-App-Version: <value>\" (CS-09: a "
+                          "client tells the versions of a canary test apart). Empty: no header.",
+                          StringValue(""),
+                          MakeStringAccessor(&AdcHttpServer::m_appVersion),
+                          MakeStringChecker())
+            .AddAttribute("SetCookie",
+                          "The application's own cookie; when not empty every response carries "
+                          "\"Set-Cookie: <value>\" (e.g. \"JSESSIONID=abc; Path=/\"). Empty: "
+                          "no header.",
+                          StringValue(""),
+                          MakeStringAccessor(&AdcHttpServer::m_setCookie),
+                          MakeStringChecker())
             .AddTraceSource("Request",
                             "A request was received.",
                             MakeTraceSourceAccessor(&AdcHttpServer::m_requestTrace),
@@ -226,6 +241,8 @@ AdcHttpServer::StartApplication()
                                  "' contains a control character; use printable text");
         }
     }
+    CheckHeaderValue("AppVersion", m_appVersion);
+    CheckHeaderValue("SetCookie", m_setCookie);
     if (m_serverName.empty())
     {
         m_serverName = "server-" + std::to_string(GetNode()->GetId());
@@ -242,6 +259,23 @@ AdcHttpServer::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_engine.Stop(m_disposing);
+}
+
+void
+AdcHttpServer::CheckHeaderValue(const std::string& attribute, const std::string& value)
+{
+    for (std::size_t i = 0; i < value.size(); ++i)
+    {
+        const auto c = static_cast<uint8_t>(value[i]);
+        if (c < 0x20 || c == 0x7f)
+        {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "0x%02x", c);
+            throw AdcConfigError("AdcHttpServer: " + attribute + " '" + value + "' has " + buf +
+                                 " at position " + std::to_string(i) +
+                                 "; allowed: printable text (a header field value)");
+        }
+    }
 }
 
 uint32_t
@@ -292,6 +326,15 @@ AdcHttpServer::HandleRequest(uint64_t conn,
     else if (m_varyByClientIp)
     {
         VaryPolicy(headerIp, peer, head);
+    }
+    // The application's own headers, whatever the callback chose (every response has them).
+    if (!m_appVersion.empty())
+    {
+        head.SetHeader("X-App-Version", m_appVersion);
+    }
+    if (!m_setCookie.empty())
+    {
+        head.AddHeader("Set-Cookie", m_setCookie);
     }
     // RFC 9112 section 6.1: no Transfer-Encoding for an HTTP/1.0 client; section 6.3 item 1:
     // the recipient reads no body after a HEAD request or a 1xx/204/304 status.

@@ -54,6 +54,13 @@ namespace ns3
  * Transfer-Encoding for them, so Content-Length) and in 1xx, 204 and 304 responses. Responses
  * to HEAD, 1xx, 204 and 304 carry no body (responses to HEAD keep the fields a GET would get).
  * The "Framing" trace reports each choice.
+ *
+ * Application identity (issue 10, CS-08/CS-09): "AppVersion" non-empty adds
+ * "X-App-Version: <AppVersion>" to every response (set in place when a response callback set
+ * one), and "SetCookie" non-empty appends "Set-Cookie: <SetCookie>" (the application's own
+ * cookie); both are added after the response callback or VaryByClientIp policy and before
+ * "Content-Length". Their empty defaults leave responses unchanged. Values with control
+ * characters are rejected with AdcConfigError at start.
  */
 class AdcHttpServer : public Application
 {
@@ -184,6 +191,8 @@ class AdcHttpServer : public Application
     void HandleAccepted(const Address& from);
     /// Fire "Tx" (engine callback).
     void HandleTx(Ptr<const Packet> p);
+    /// Throw AdcConfigError when \p value (of attribute \p attribute) has a control character.
+    static void CheckHeaderValue(const std::string& attribute, const std::string& value);
     /// \return the body size for \p url
     uint32_t ObjectSizeOf(const std::string& url) const;
     /// \param n "ChunkSize"; throws AdcConfigError when 0
@@ -199,6 +208,8 @@ class AdcHttpServer : public Application
     Time m_responseDelay;                               //!< processing delay
     std::string m_clientIpHeader;                       //!< header carrying the client IP
     bool m_varyByClientIp;                              //!< default per-client policy on
+    std::string m_appVersion;                           //!< "AppVersion" ("" = no header)
+    std::string m_setCookie;                            //!< "SetCookie" ("" = no header)
     Callback<uint32_t, const std::string&> m_sizeOfUrl; //!< per-URL size, optional
     ResponseCallback m_responseCb;                      //!< response hook, optional
     AdcHttpServerEngine m_engine;                       //!< the connections

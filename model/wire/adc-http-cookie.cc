@@ -8,6 +8,7 @@
 
 #include "ns3/adc-config-error.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ns3
@@ -373,6 +374,311 @@ AdcSetCookie::Build(const std::string& name,
                              std::to_string(kMaxUnixSeconds) + " (years 1970 to 9999)");
     }
     return out + "; Expires=" + FormatImfFixdate(epoch + nowS + timeoutS);
+}
+
+namespace
+{
+
+/// \return \p s in lowercase (ASCII letters only)
+std::string
+Lower(std::string s)
+{
+    for (auto& c : s)
+    {
+        if (c >= 'A' && c <= 'Z')
+        {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return s;
+}
+
+/// \return true for an RFC 6265 5.1.1 delimiter (%x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E)
+bool
+IsDateDelimiter(unsigned char c)
+{
+    return c == 0x09 || (c >= 0x20 && c <= 0x2F) || (c >= 0x3B && c <= 0x40) ||
+           (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+}
+
+/// \return true for an ASCII digit
+bool
+IsDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/**
+ * Read 1*N DIGIT at \p pos of \p t followed by the end or a non-digit (RFC 6265 5.1.1
+ * `1*2DIGIT [ non-digit *OCTET ]` and alike).
+ * \return the number, or -1; \p pos is moved past the digits
+ */
+int
+ReadDigits(const std::string& t, std::size_t& pos, std::size_t minDigits, std::size_t maxDigits)
+{
+    std::size_t n = 0;
+    int v = 0;
+    while (pos + n < t.size() && IsDigit(t[pos + n]))
+    {
+        if (n == maxDigits)
+        {
+            return -1; // one digit too many
+        }
+        v = v * 10 + (t[pos + n] - '0');
+        ++n;
+    }
+    if (n < minDigits)
+    {
+        return -1;
+    }
+    pos += n;
+    return v;
+}
+
+/// Days from 1970-01-01 to the civil date y-m-d (H. Hinnant's days_from_civil).
+int64_t
+DaysFromCivil(int64_t y, int64_t m, int64_t d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/// \return the number of days of month \p m (1-12) of year \p y (Gregorian)
+int
+DaysInMonth(int y, int m)
+{
+    static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+} // namespace
+
+std::optional<int64_t>
+AdcSetCookie::ParseCookieDate(const std::string& date)
+{
+    static const char* const kMonths[] =
+        {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
+    bool foundTime = false;
+    bool foundDay = false;
+    bool foundMonth = false;
+    bool foundYear = false;
+    int hour = 0;
+    int minute = 0;
+    int second = 0;
+    int day = 0;
+    int month = 0;
+    int year = 0;
+    std::size_t b = 0;
+    while (b < date.size())
+    {
+        // date-token-list: tokens of non-delimiters separated by delimiters
+        while (b < date.size() && IsDateDelimiter(static_cast<unsigned char>(date[b])))
+        {
+            ++b;
+        }
+        std::size_t e = b;
+        while (e < date.size() && !IsDateDelimiter(static_cast<unsigned char>(date[e])))
+        {
+            ++e;
+        }
+        if (b == e)
+        {
+            break;
+        }
+        const std::string t = date.substr(b, e - b);
+        b = e;
+        if (!foundTime)
+        {
+            // hms-time [ non-digit *OCTET ]; time-field = 1*2DIGIT
+            std::size_t p = 0;
+            const int h = ReadDigits(t, p, 1, 2);
+            int m = -1;
+            int s = -1;
+            if (h >= 0 && p < t.size() && t[p] == ':')
+            {
+                ++p;
+                m = ReadDigits(t, p, 1, 2);
+                if (m >= 0 && p < t.size() && t[p] == ':')
+                {
+                    ++p;
+                    s = ReadDigits(t, p, 1, 2);
+                }
+                else
+                {
+                    m = -1;
+                }
+            }
+            if (h >= 0 && m >= 0 && s >= 0)
+            {
+                foundTime = true;
+                hour = h;
+                minute = m;
+                second = s;
+                continue;
+            }
+        }
+        if (!foundDay)
+        {
+            std::size_t p = 0;
+            const int d = ReadDigits(t, p, 1, 2);
+            if (d >= 0)
+            {
+                foundDay = true;
+                day = d;
+                continue;
+            }
+        }
+        if (!foundMonth && t.size() >= 3)
+        {
+            const std::string m = Lower(t.substr(0, 3));
+            for (int i = 0; i < 12 && !foundMonth; ++i)
+            {
+                if (m == kMonths[i])
+                {
+                    foundMonth = true;
+                    month = i + 1;
+                }
+            }
+            if (foundMonth)
+            {
+                continue;
+            }
+        }
+        if (!foundYear)
+        {
+            std::size_t p = 0;
+            const int y = ReadDigits(t, p, 2, 4);
+            if (y >= 0)
+            {
+                foundYear = true;
+                year = y;
+            }
+        }
+    }
+    if (foundYear && year >= 70 && year <= 99)
+    {
+        year += 1900;
+    }
+    else if (foundYear && year >= 0 && year <= 69)
+    {
+        year += 2000;
+    }
+    if (!foundTime || !foundDay || !foundMonth || !foundYear || day < 1 || day > 31 ||
+        year < 1601 || hour > 23 || minute > 59 || second > 59 || day > DaysInMonth(year, month))
+    {
+        return std::nullopt;
+    }
+    return DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+std::optional<AdcSetCookie::Parsed>
+AdcSetCookie::Parse(const std::string& s)
+{
+    // RFC 6265 5.2 steps 1-6: the name-value-pair ends at the first ';'.
+    const std::size_t semi = std::min(s.find(';'), s.size());
+    const std::size_t eq = s.find('=');
+    if (eq == std::string::npos || eq >= semi)
+    {
+        return std::nullopt; // step 2: no '=' in the name-value-pair
+    }
+    Parsed c;
+    c.name = Trim(s, 0, eq);
+    c.value = Trim(s, eq + 1, semi);
+    if (c.name.empty())
+    {
+        return std::nullopt; // step 5
+    }
+    // Attributes: each ';' starts a cookie-av (RFC 6265 5.2, "unparsed-attributes").
+    std::size_t b = semi;
+    while (b < s.size())
+    {
+        ++b; // the ';'
+        const std::size_t e = std::min(s.find(';', b), s.size());
+        const std::size_t aeq = std::min(s.find('=', b), e);
+        const std::string name = Lower(Trim(s, b, aeq));
+        const std::string value = aeq < e ? Trim(s, aeq + 1, e) : std::string();
+        b = e;
+        if (name == "expires")
+        {
+            if (const auto t = ParseCookieDate(value))
+            {
+                c.expires = t;
+            }
+        }
+        else if (name == "max-age")
+        {
+            // 5.2.2: first character DIGIT or '-', the rest DIGITs.
+            const bool neg = !value.empty() && value[0] == '-';
+            const std::size_t from = neg ? 1 : 0;
+            bool ok = (!value.empty() && (neg || IsDigit(value[0])));
+            if (neg && value.size() == 1)
+            {
+                ok = false;
+            }
+            int64_t v = 0;
+            for (std::size_t i = from; ok && i < value.size(); ++i)
+            {
+                ok = IsDigit(value[i]);
+                if (ok && v <= kMaxUnixSeconds)
+                {
+                    v = v * 10 + (value[i] - '0');
+                }
+            }
+            if (ok)
+            {
+                v = std::min(v, kMaxUnixSeconds); // clamp: no overflow, still "forever"
+                c.maxAge = neg ? -v : v;
+            }
+        }
+        else if (name == "domain")
+        {
+            if (!value.empty())
+            {
+                c.domain = Lower(value[0] == '.' ? value.substr(1) : value);
+            }
+        }
+        else if (name == "path")
+        {
+            if (!value.empty() && value[0] == '/')
+            {
+                c.path = value;
+            }
+        }
+        else if (name == "secure")
+        {
+            c.secure = true;
+        }
+        else if (name == "httponly")
+        {
+            c.httpOnly = true;
+        }
+    }
+    return c;
+}
+
+bool
+AdcSetCookie::IsSession(const Parsed& c)
+{
+    return !c.maxAge && !c.expires;
+}
+
+int64_t
+AdcSetCookie::ExpiryAfter(const Parsed& c, Time now, int64_t epoch)
+{
+    if (c.maxAge)
+    {
+        return *c.maxAge;
+    }
+    if (c.expires)
+    {
+        return *c.expires - (epoch + now.GetNanoSeconds() / 1000000000);
+    }
+    return kMaxUnixSeconds;
 }
 
 // ------------------------------------------------------------------ AdcNscCookie

@@ -205,6 +205,67 @@ class AdcSetCookie
      * \throws AdcConfigError when out of range
      */
     static std::string FormatImfFixdate(int64_t unixSeconds);
+
+    /**
+     * \brief A Set-Cookie field value as a user agent reads it (RFC 6265 section 5.2): the
+     * cookie's name and value and the attributes it understands.
+     */
+    struct Parsed
+    {
+        std::string name;               //!< cookie-name, trimmed of SP/HTAB
+        std::string value;              //!< cookie-value, trimmed of SP/HTAB (quotes kept)
+        std::optional<int64_t> expires; //!< last valid Expires, Unix seconds (RFC 6265 5.2.1)
+        std::optional<int64_t> maxAge;  //!< last valid Max-Age, seconds (may be <= 0; 5.2.2)
+        std::string domain;             //!< last non-empty Domain, lowercased, leading '.' cut
+        std::string path;               //!< last Path starting with '/' ("" = default-path)
+        bool secure = false;            //!< a Secure attribute was present
+        bool httpOnly = false;          //!< an HttpOnly attribute was present
+    };
+
+    /**
+     * \brief Parse a Set-Cookie field value as RFC 6265 section 5.2 says (any bytes; never
+     * throws, never reads out of bounds).
+     *
+     * The name-value-pair is the text before the first ';'; without '=' in it, or with an
+     * empty name after trimming SP/HTAB, the whole line is ignored (nullopt). Each later
+     * ';'-separated piece is an attribute `name[=value]`, both trimmed, names matched
+     * case-insensitively: Expires (a cookie-date, ParseCookieDate; ignored when it does not
+     * parse), Max-Age (an optional '-' then 1 or more digits, else ignored; values beyond
+     * +-kMaxUnixSeconds are clamped), Domain (ignored when empty), Path (ignored unless it
+     * starts with '/'), Secure, HttpOnly. Unknown attributes are ignored; for repeated ones
+     * the last valid one counts (RFC 6265 5.3 step 3 uses the last of each name). Max-Age
+     * takes precedence over Expires when both are present (5.3 step 3): IsSession,
+     * ExpiryAfter resolve that.
+     * \param setCookieValue the field value
+     * \return the cookie, or nullopt when RFC 6265 says to ignore the line
+     */
+    static std::optional<Parsed> Parse(const std::string& setCookieValue);
+
+    /**
+     * \brief Parse a cookie-date by the algorithm of RFC 6265 section 5.1.1 (tokens split at
+     * delimiters; the first hms-time, day-of-month, month name and year found; 2-digit years
+     * 70-99 are 19xx, 0-69 are 20xx), which reads IMF-fixdate, RFC 850 and asctime dates.
+     * \param date the attribute value (any bytes)
+     * \return Unix seconds, or nullopt when a part is missing or out of range (day 1-31 and
+     *         existing in its month, year >= 1601, hour <= 23, minute and second <= 59)
+     */
+    static std::optional<int64_t> ParseCookieDate(const std::string& date);
+
+    /**
+     * \param c a parsed cookie
+     * \return true when it has neither a Max-Age nor an Expires (a session cookie)
+     */
+    static bool IsSession(const Parsed& c);
+
+    /**
+     * \brief The lifetime a user agent gives a cookie received at simulation time \p now:
+     * Max-Age seconds when present (Max-Age wins over Expires), else Expires - (epoch + now).
+     * \param c a parsed cookie that is not a session cookie
+     * \param now the receiving time (since simulation time 0)
+     * \param epoch the Unix time of simulation time 0 (seconds)
+     * \return seconds the cookie lives from \p now; <= 0 means expired at once (deleted)
+     */
+    static int64_t ExpiryAfter(const Parsed& c, Time now, int64_t epoch = kDefaultEpoch);
 };
 
 /**
