@@ -7,9 +7,9 @@
  */
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-csv-writer.h"
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-path-tracer.h"
-#include "ns3/adc-csv-writer.h"
 #include "ns3/application.h"
 #include "ns3/boolean.h"
 #include "ns3/bulk-send-helper.h"

@@ -9,9 +9,9 @@
 #include "adc-test-accounting.h"
 
 #include "ns3/adc-config-error.h"
-#include "ns3/adc-request-record.h"
 #include "ns3/adc-csv-writer.h"
 #include "ns3/adc-request-log.h"
+#include "ns3/adc-request-record.h"
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/application.h"
 #include "ns3/data-rate.h"

@@ -32,6 +32,8 @@
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"
 #include "ns3/crd-lower-tier.h"
+#include "ns3/cs-policy.h"
+#include "ns3/cs-virtual-server.h"
 #include "ns3/ilb-appliance.h"
 #include "ns3/network-module.h"
 
@@ -169,6 +171,32 @@ AllCases()
                   RequestTracedCallback),
         ADC_TRACE(AdcHttpClient, AdcHttpClient, "Rx", Packet, AddressTracedCallback),
         ADC_TRACE(AdcHttpClient, AdcHttpClient, "Response", AdcHttpClient, ResponseTracedCallback),
+        ADC_TRACE(AdcHttpClient,
+                  AdcHttpClient,
+                  "CookieSet",
+                  AdcHttpClient,
+                  CookieSetTracedCallback),
+        ADC_TRACE(AdcHttpClient,
+                  AdcHttpClient,
+                  "TransactionBroken",
+                  AdcHttpClient,
+                  TransactionBrokenTracedCallback),
+        ADC_TRACE(AdcHttpClient,
+                  AdcHttpClient,
+                  "TransactionDone",
+                  AdcHttpClient,
+                  TransactionDoneTracedCallback),
+        ADC_TRACE(CsVirtualServer,
+                  CsVirtualServer,
+                  "Decision",
+                  CsVirtualServer,
+                  DecisionTracedCallback),
+        ADC_TRACE(CsVirtualServer,
+                  CsVirtualServer,
+                  "Persistence",
+                  CsVirtualServer,
+                  PersistenceTracedCallback),
+        ADC_TRACE(CsPolicy, CsPolicy, "Evaluation", CsPolicy, EvaluationTracedCallback),
         ADC_TRACE(AdcHttpServer, AdcHttpServer, "Request", AdcHttpServer, RequestTracedCallback),
         ADC_TRACE(AdcHttpServer,
                   AdcHttpServer,

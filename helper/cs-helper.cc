@@ -1,0 +1,125 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "cs-helper.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-netscaler-commands.h"
+#include "ns3/adc-netscaler-cs-commands.h"
+#include "ns3/adc-netscaler-cs-policy-commands.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return the LB virtual server \p name of \p store \throws AdcConfigError when absent
+Ptr<AdcVirtualServer>
+LbVserver(const AdcConfigStore& store, const std::string& cs, const std::string& name)
+{
+    Ptr<AdcVirtualServer> lb = store.Get<AdcVirtualServer>(AdcNetScalerCommands::LB_VSERVER, name);
+    if (!lb)
+    {
+        throw AdcConfigError("CS vserver '" + cs + "': LB vserver '" + name +
+                             "' is not in the configuration");
+    }
+    return lb;
+}
+
+} // namespace
+
+Ptr<CsVirtualServer>
+CsHelper::Install(Ptr<Node> node, const AdcConfigStore& store, const std::string& csVserver)
+{
+    Ptr<AdcCsVserverConfig> config =
+        store.Get<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER, csVserver);
+    if (!config)
+    {
+        std::string known;
+        for (const std::string& n : store.GetNames(AdcNetScalerCsCommands::CS_VSERVER))
+        {
+            known += (known.empty() ? "" : ", ") + n;
+        }
+        throw AdcConfigError("CS vserver '" + csVserver + "' is not in the configuration; " +
+                             (known.empty() ? "it defines none" : "it defines " + known));
+    }
+    Ptr<CsVirtualServer> cs = CreateObject<CsVirtualServer>();
+    cs->Configure(config);
+    Sync(cs, store);
+    node->AddApplication(cs);
+    return cs;
+}
+
+void
+CsHelper::Sync(Ptr<CsVirtualServer> cs, const AdcConfigStore& store)
+{
+    StringValue csName;
+    cs->GetAttribute("Name", csName);
+    const std::string name = csName.Get();
+    Ptr<AdcCsVserverConfig> config =
+        store.Get<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER, name);
+    if (!config)
+    {
+        throw AdcConfigError("CS vserver '" + name + "' is not in the configuration");
+    }
+    const std::vector<AdcCsVserverConfig::PolicyBinding>& wanted = config->GetPolicyBindings();
+    // Policies bound with the same priority and target stay (their trace sinks with them) and
+    // take the configuration's rule; the others go.
+    std::vector<std::string> kept;
+    for (const AdcVirtualServer::VServerBinding& b : cs->GetVirtualServer()->GetVServerBindings())
+    {
+        Ptr<CsPolicy> policy = DynamicCast<CsPolicy>(b.policy);
+        if (!policy)
+        {
+            continue;
+        }
+        const auto same = std::find_if(wanted.begin(), wanted.end(), [&](const auto& w) {
+            return w.policy == policy->GetName() && w.priority == policy->GetPriority() &&
+                   w.target == b.vserver->GetName();
+        });
+        Ptr<AdcCsPolicyConfig> pc =
+            store.Get<AdcCsPolicyConfig>(AdcNetScalerCsCommands::CS_POLICY, policy->GetName());
+        if (same != wanted.end() && pc)
+        {
+            policy->SetRule(pc->GetRule());
+            kept.push_back(policy->GetName());
+        }
+        else
+        {
+            cs->UnbindPolicy(policy->GetName());
+        }
+    }
+    for (const AdcCsVserverConfig::PolicyBinding& b : wanted)
+    {
+        if (std::find(kept.begin(), kept.end(), b.policy) != kept.end())
+        {
+            continue;
+        }
+        Ptr<AdcCsPolicyConfig> pc =
+            store.Get<AdcCsPolicyConfig>(AdcNetScalerCsCommands::CS_POLICY, b.policy);
+        if (!pc)
+        {
+            throw AdcConfigError("CS vserver '" + name + "': policy '" + b.policy +
+                                 "' is not in the configuration");
+        }
+        Ptr<CsPolicy> policy = CreateObject<CsPolicy>();
+        policy->SetAttribute("Name", StringValue(b.policy));
+        policy->SetAttribute("Priority", UintegerValue(b.priority));
+        policy->SetRule(pc->GetRule());
+        cs->BindPolicy(policy, LbVserver(store, name, b.target));
+    }
+    const std::string& def = config->GetDefaultLbVserver();
+    Ptr<AdcVirtualServer> current = cs->GetDefaultLbVserver();
+    if (!current || current->GetName() != def)
+    {
+        cs->SetDefaultLbVserver(def.empty() ? nullptr : LbVserver(store, name, def));
+    }
+}
+
+} // namespace ns3

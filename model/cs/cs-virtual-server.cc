@@ -1,0 +1,572 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "cs-virtual-server.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-netscaler-cs-commands.h"
+#include "ns3/adc-text.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CsVirtualServer");
+
+NS_OBJECT_ENSURE_REGISTERED(CsVirtualServer);
+
+TypeId
+CsVirtualServer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CsVirtualServer")
+            .SetParent<Application>()
+            .SetGroupName("Adc")
+            .AddConstructor<CsVirtualServer>()
+            .AddAttribute("Name",
+                          "The CS virtual server's name (Via, the NSC_ cookie's name, traces).",
+                          StringValue("cs"),
+                          MakeStringAccessor(&CsVirtualServer::m_name),
+                          MakeStringChecker())
+            .AddAttribute("Port",
+                          "The port it listens on (its VIP is an address of its node).",
+                          UintegerValue(80),
+                          MakeUintegerAccessor(&CsVirtualServer::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PersistenceType",
+                          "NONE, SOURCEIP or COOKIEINSERT (set cs vserver -persistenceType; "
+                          "SSLSESSION needs an SSL datapath).",
+                          StringValue("NONE"),
+                          MakeStringAccessor(&CsVirtualServer::m_persistenceName),
+                          MakeStringChecker())
+            .AddAttribute("Timeout",
+                          "Persistence timeout in minutes (-timeout): 2..1440, or 0..1440 with "
+                          "COOKIEINSERT (0: a session cookie without expiry).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&CsVirtualServer::m_timeout),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PersistenceBackup",
+                          "NONE or SOURCEIP (only with COOKIEINSERT; -persistenceBackup).",
+                          StringValue("NONE"),
+                          MakeStringAccessor(&CsVirtualServer::m_backupName),
+                          MakeStringChecker())
+            .AddAttribute("BackupPersistenceTimeout",
+                          "Backup persistence timeout in minutes, 2..1440 "
+                          "(-backupPersistenceTimeout).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&CsVirtualServer::m_backupTimeout),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxPersistenceEntries",
+                          "Concurrent SOURCEIP (and backup) persistence sessions kept; a new "
+                          "session beyond it gets no entry (counted, traced \"overflow\").",
+                          UintegerValue(250000),
+                          MakeUintegerAccessor(&CsVirtualServer::m_maxEntries),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CookieVersion",
+                          "Version of the inserted cookie: 0 (Expires) or 1 (Max-Age), "
+                          "NetScaler's set lb parameter -cookieVersion.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CsVirtualServer::m_cookieVersion),
+                          MakeUintegerChecker<uint8_t>(0, 1))
+            .AddAttribute("SourceIp",
+                          "Source address of the connections to services (NetScaler's SNIP); "
+                          "0.0.0.0: the node's first non-loopback IPv4 address.",
+                          Ipv4AddressValue(Ipv4Address::GetAny()),
+                          MakeIpv4AddressAccessor(&CsVirtualServer::m_sourceIp),
+                          MakeIpv4AddressChecker())
+            .AddTraceSource("Decision",
+                            "A request was decided: client, URL, LB vserver, service, how.",
+                            MakeTraceSourceAccessor(&CsVirtualServer::m_decisionTrace),
+                            "ns3::CsVirtualServer::DecisionTracedCallback")
+            .AddTraceSource("Persistence",
+                            "A persistence event: hit, miss, create, expire or overflow.",
+                            MakeTraceSourceAccessor(&CsVirtualServer::m_persistenceTrace),
+                            "ns3::CsVirtualServer::PersistenceTracedCallback");
+    return tid;
+}
+
+CsVirtualServer::CsVirtualServer()
+    : m_port(80),
+      m_timeout(2),
+      m_backupTimeout(2),
+      m_maxEntries(250000),
+      m_cookieVersion(0),
+      m_disposing(false),
+      m_persistence(AdcPersistenceType::NONE),
+      m_backup(AdcPersistenceType::NONE)
+{
+    m_engine = CreateObject<AdcProxyEngine>();
+    m_engine->SetPolicy(this);
+    m_source = CreateObject<AdcSourceAddressPolicy>();
+    m_source->SetAttribute("Mode", EnumValue(AdcSourceAddressPolicy::MAPPED_IP));
+    m_source->SetAttribute("UsePortRange", BooleanValue(false));
+    m_vserver = CreateObject<AdcVirtualServer>();
+    m_table = CreateObject<AdcPersistenceTable>();
+    m_backupTable = CreateObject<AdcPersistenceTable>();
+    for (const Ptr<AdcPersistenceTable>& t : {m_table, m_backupTable})
+    {
+        t->TraceConnectWithoutContext("Expired", MakeCallback(&CsVirtualServer::OnExpired, this));
+        t->TraceConnectWithoutContext("Overflow", MakeCallback(&CsVirtualServer::OnOverflow, this));
+    }
+    m_random = CreateObject<UniformRandomVariable>();
+}
+
+CsVirtualServer::~CsVirtualServer() = default;
+
+void
+CsVirtualServer::DoDispose()
+{
+    m_disposing = true;
+    StopApplication();
+    m_engine->Dispose();
+    m_engine = nullptr;
+    m_source = nullptr;
+    m_vserver->Dispose();
+    m_vserver = nullptr;
+    m_table = nullptr;
+    m_backupTable = nullptr;
+    m_random = nullptr;
+    m_policies.clear();
+    m_default = nullptr;
+    m_targets.clear();
+    m_targetIndex.clear();
+    Application::DoDispose();
+}
+
+void
+CsVirtualServer::Configure(Ptr<const AdcCsVserverConfig> config)
+{
+    m_name = config->GetName();
+    if (config->GetPort() != 0)
+    {
+        m_port = config->GetPort();
+    }
+    m_persistenceName = AdcPersistenceTypeToString(config->GetPersistenceType());
+    m_timeout = config->GetTimeoutMinutes();
+    m_backupName = AdcPersistenceTypeToString(config->GetPersistenceBackup());
+    m_backupTimeout = config->GetBackupTimeoutMinutes();
+}
+
+void
+CsVirtualServer::BindPolicy(Ptr<CsPolicy> policy, Ptr<AdcVirtualServer> lbVserver)
+{
+    for (const Ptr<CsPolicy>& p : m_policies)
+    {
+        if (p->GetName() == policy->GetName())
+        {
+            throw AdcConfigError("CS vserver '" + m_name + "': policy '" + policy->GetName() +
+                                 "' is bound already");
+        }
+        if (p->GetPriority() == policy->GetPriority())
+        {
+            throw AdcConfigError("CS vserver '" + m_name + "': priority " +
+                                 std::to_string(policy->GetPriority()) + " of policy '" +
+                                 policy->GetName() + "' is taken by policy '" + p->GetName() +
+                                 "'; priorities are unique per CS vserver");
+        }
+    }
+    policy->SetRandom(m_random);
+    m_vserver->BindVServer(lbVserver, policy);
+    m_policies.push_back(policy);
+    std::stable_sort(m_policies.begin(),
+                     m_policies.end(),
+                     [](const Ptr<CsPolicy>& a, const Ptr<CsPolicy>& b) {
+                         return a->GetPriority() < b->GetPriority();
+                     });
+}
+
+bool
+CsVirtualServer::UnbindPolicy(const std::string& policyName)
+{
+    const auto it = std::find_if(m_policies.begin(), m_policies.end(), [&](const Ptr<CsPolicy>& p) {
+        return p->GetName() == policyName;
+    });
+    if (it == m_policies.end())
+    {
+        return false;
+    }
+    m_policies.erase(it);
+    return m_vserver->UnbindPolicy(policyName);
+}
+
+void
+CsVirtualServer::SetDefaultLbVserver(Ptr<AdcVirtualServer> lbVserver)
+{
+    if (m_default)
+    {
+        // Only the default binding goes: the same LB vserver may be bound by a policy too.
+        m_vserver->UnbindDefault(m_default->GetName());
+    }
+    m_default = lbVserver;
+    if (lbVserver)
+    {
+        m_vserver->BindVServer(lbVserver, nullptr);
+    }
+}
+
+Ptr<AdcVirtualServer>
+CsVirtualServer::GetDefaultLbVserver() const
+{
+    return m_default;
+}
+
+std::vector<Ptr<CsPolicy>>
+CsVirtualServer::GetPolicies() const
+{
+    return m_policies;
+}
+
+Ptr<AdcVirtualServer>
+CsVirtualServer::GetVirtualServer() const
+{
+    return m_vserver;
+}
+
+Ptr<AdcProxyEngine>
+CsVirtualServer::GetEngine() const
+{
+    return m_engine;
+}
+
+Ptr<AdcPersistenceTable>
+CsVirtualServer::GetPersistenceTable() const
+{
+    return m_table;
+}
+
+Ptr<AdcPersistenceTable>
+CsVirtualServer::GetBackupPersistenceTable() const
+{
+    return m_backupTable;
+}
+
+int64_t
+CsVirtualServer::AssignStreams(int64_t stream)
+{
+    m_random->SetStream(stream);
+    return 1;
+}
+
+uint64_t
+CsVirtualServer::GetRequests() const
+{
+    return m_requests;
+}
+
+uint64_t
+CsVirtualServer::GetPersistenceHits() const
+{
+    return m_hits;
+}
+
+uint64_t
+CsVirtualServer::GetPersistenceCreated() const
+{
+    return m_created;
+}
+
+uint64_t
+CsVirtualServer::GetPersistenceOverflows() const
+{
+    return m_overflows;
+}
+
+uint64_t
+CsVirtualServer::GetUnserved() const
+{
+    return m_unserved;
+}
+
+uint64_t
+CsVirtualServer::GetRequestsTo(const std::string& lbVserver) const
+{
+    const auto it = m_perLb.find(lbVserver);
+    return it == m_perLb.end() ? 0 : it->second;
+}
+
+void
+CsVirtualServer::CheckConfig()
+{
+    // The configuration object checks the support matrix (CS-07) and the timeouts, with the
+    // messages `set cs vserver` gives.
+    Ptr<AdcCsVserverConfig> check = CreateObject<AdcCsVserverConfig>();
+    check->Configure(m_name, "HTTP", AdcIpAddress(), m_port);
+    check->SetPersistence(AdcPersistenceTypeFromString(m_persistenceName),
+                          m_timeout,
+                          AdcPersistenceTypeFromString(m_backupName),
+                          m_backupTimeout);
+    m_persistence = check->GetPersistenceType();
+    m_backup = check->GetPersistenceBackup();
+}
+
+void
+CsVirtualServer::StartApplication()
+{
+    const std::string who = "CsVirtualServer '" + m_name + "'";
+    CheckConfig();
+    m_table->SetAttribute("MaxEntries", UintegerValue(m_maxEntries));
+    m_backupTable->SetAttribute("MaxEntries", UintegerValue(m_maxEntries));
+    m_vserver->Configure(m_name, "HTTP", AdcIpAddress(), m_port);
+    Ipv4Address source = m_sourceIp;
+    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
+    for (uint32_t i = 1; source == Ipv4Address::GetAny() && ipv4 && i < ipv4->GetNInterfaces(); ++i)
+    {
+        if (ipv4->GetNAddresses(i) > 0)
+        {
+            source = ipv4->GetAddress(i, 0).GetLocal();
+        }
+    }
+    m_source->SetAttribute("MappedIp", Ipv4AddressValue(source));
+    m_source->CheckConfig(who);
+    m_engine->SetAttribute("Name", StringValue(m_name));
+    m_engine->SetAttribute("ServicePort", UintegerValue(m_port));
+    m_engine->Start(GetNode());
+}
+
+void
+CsVirtualServer::StopApplication()
+{
+    if (m_engine)
+    {
+        m_engine->Stop(m_disposing);
+    }
+}
+
+std::string
+CsVirtualServer::CookieName(const std::string& lbVserver) const
+{
+    return AdcNscCookie::EncodeName(m_name, lbVserver);
+}
+
+std::vector<Ptr<AdcVirtualServer>>
+CsVirtualServer::BoundLbVservers() const
+{
+    std::vector<Ptr<AdcVirtualServer>> out;
+    for (const AdcVirtualServer::VServerBinding& b : m_vserver->GetVServerBindings())
+    {
+        if (std::find(out.begin(), out.end(), b.vserver) == out.end())
+        {
+            out.push_back(b.vserver);
+        }
+    }
+    return out;
+}
+
+uint32_t
+CsVirtualServer::TargetOf(const AdcSelection& sel)
+{
+    const auto key = std::make_pair(PeekPointer(sel.vserver), PeekPointer(sel.service));
+    const auto it = m_targetIndex.find(key);
+    if (it != m_targetIndex.end())
+    {
+        return it->second;
+    }
+    const auto index = static_cast<uint32_t>(m_targets.size());
+    m_targets.emplace_back(sel.vserver, sel.service);
+    m_targetIndex.emplace(key, index);
+    return index;
+}
+
+AdcSelection
+CsVirtualServer::FromTarget(const AdcLbContext& ctx, uint32_t target)
+{
+    const auto& [lb, service] = m_targets.at(target);
+    const std::vector<Ptr<AdcVirtualServer>> bound = BoundLbVservers();
+    if (std::find(bound.begin(), bound.end(), lb) == bound.end())
+    {
+        return AdcSelection{};
+    }
+    return lb->SelectPersisted(ctx, service);
+}
+
+AdcSelection
+CsVirtualServer::Lookup(const AdcLbContext& ctx, const AdcHttpCookies& cookies, std::string& how)
+{
+    const Time now = Simulator::Now();
+    const AdcPersistenceType type = m_persistence;
+    if (type == AdcPersistenceType::SOURCEIP)
+    {
+        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+        how = "persistence SOURCEIP";
+        if (const std::optional<uint32_t> t = m_table->Lookup(key, now))
+        {
+            AdcSelection sel = FromTarget(ctx, *t);
+            TracePersistence(sel.service ? "hit" : "miss", key, sel.service ? *t : -1);
+            return sel;
+        }
+        TracePersistence("miss", key, -1);
+        return AdcSelection{};
+    }
+    if (type != AdcPersistenceType::COOKIEINSERT)
+    {
+        return AdcSelection{};
+    }
+    how = "persistence COOKIEINSERT";
+    for (const Ptr<AdcVirtualServer>& lb : BoundLbVservers())
+    {
+        const std::optional<std::string> value = cookies.Get(CookieName(lb->GetName()));
+        if (!value)
+        {
+            continue;
+        }
+        const AdcPersistenceKey key = AdcPersistenceKey::FromCookie(*value);
+        const std::optional<AdcNscCookie::Service> named = AdcNscCookie::DecodeValue(*value);
+        Ptr<AdcService> service =
+            named ? lb->FindBoundService(AdcIpAddress(named->ip), named->port) : nullptr;
+        AdcSelection sel = service ? lb->SelectPersisted(ctx, service) : AdcSelection{};
+        if (sel.service)
+        {
+            TracePersistence("hit", key, TargetOf(sel));
+            return sel;
+        }
+        TracePersistence("miss", key, -1);
+    }
+    if (m_backup == AdcPersistenceType::SOURCEIP && !cookies.HasAnyCookie())
+    {
+        // CS-08: only a client that returned no cookie at all falls back to its address.
+        how = "backup-persistence SOURCEIP";
+        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+        if (const std::optional<uint32_t> t = m_backupTable->Lookup(key, now))
+        {
+            AdcSelection sel = FromTarget(ctx, *t);
+            TracePersistence(sel.service ? "hit" : "miss", key, sel.service ? *t : -1);
+            return sel;
+        }
+        TracePersistence("miss", key, -1);
+    }
+    return AdcSelection{};
+}
+
+AdcProxyDecision
+CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& request)
+{
+    ++m_requests;
+    const Time now = Simulator::Now();
+    AdcLbContext ctx;
+    ctx.flow = AdcFlowKey(AdcIpAddress(front.peerIp),
+                          AdcIpAddress(front.localIp),
+                          front.peerPort,
+                          front.localPort,
+                          AdcFlowKey::PROTO_TCP);
+    ctx.url = request.GetTarget();
+    ctx.request = &request;
+    std::ostringstream client;
+    client << front.peerIp << ":" << front.peerPort;
+
+    const AdcHttpCookies cookies = AdcHttpCookies::Parse(request);
+    std::string how;
+    AdcSelection sel = Lookup(ctx, cookies, how);
+    const bool persisted = static_cast<bool>(sel.service);
+    if (!persisted)
+    {
+        sel = m_vserver->Select(ctx, now);
+        how = sel.how;
+    }
+    if (!sel.service)
+    {
+        ++m_unserved;
+        m_decisionTrace(client.str(), ctx.url, "", "", "none");
+        return AdcProxyDecision::Answer(503, "Service Unavailable", "cs: no LB vserver up");
+    }
+    m_hits += persisted ? 1 : 0;
+    ++m_perLb[sel.vserver->GetName()];
+    AdcProxyDecision d = AdcProxyDecision::Forward(sel.service->GetName(),
+                                                   sel.service->GetAddress().GetIpv4(),
+                                                   sel.service->GetPort(),
+                                                   m_source,
+                                                   front.peerIp);
+    const uint32_t target = TargetOf(sel);
+    d.tag = target;
+    sel.vserver->ConnectionOpened(sel.service);
+    if (!persisted && m_persistence == AdcPersistenceType::SOURCEIP)
+    {
+        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+        if (m_table->Insert(key, target, now, Minutes(m_timeout)))
+        {
+            ++m_created;
+            TracePersistence("create", key, target);
+        }
+    }
+    else if (!persisted && m_persistence == AdcPersistenceType::COOKIEINSERT)
+    {
+        const std::string name = CookieName(sel.vserver->GetName());
+        const std::string value =
+            AdcNscCookie::EncodeValue(sel.service->GetAddress().GetIpv4(), sel.service->GetPort());
+        d.responseFields.emplace_back("Set-Cookie",
+                                      AdcSetCookie::Build(name,
+                                                          value,
+                                                          m_cookieVersion == 0
+                                                              ? AdcSetCookie::Version::V0
+                                                              : AdcSetCookie::Version::V1,
+                                                          Minutes(m_timeout),
+                                                          now));
+        ++m_created;
+        TracePersistence("create", AdcPersistenceKey::FromCookie(value), target);
+        if (m_backup == AdcPersistenceType::SOURCEIP && !cookies.HasAnyCookie())
+        {
+            const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+            if (m_backupTable->Insert(key, target, now, Minutes(m_backupTimeout)))
+            {
+                TracePersistence("create", key, target);
+            }
+        }
+    }
+    m_decisionTrace(client.str(),
+                    ctx.url,
+                    sel.vserver->GetName(),
+                    sel.service->GetName(),
+                    persisted ? how : sel.how);
+    return d;
+}
+
+void
+CsVirtualServer::Released(const AdcProxyDecision& decision)
+{
+    if (decision.tag >= 0 && static_cast<std::size_t>(decision.tag) < m_targets.size())
+    {
+        const auto& [lb, service] = m_targets[decision.tag];
+        lb->ConnectionClosed(service);
+    }
+}
+
+void
+CsVirtualServer::OnExpired(const AdcPersistenceKey& key, uint32_t target)
+{
+    TracePersistence("expire", key, target);
+}
+
+void
+CsVirtualServer::OnOverflow(const AdcPersistenceKey& key,
+                            AdcPersistenceTable::OverflowPolicy /* policy */)
+{
+    ++m_overflows;
+    TracePersistence("overflow", key, -1);
+}
+
+void
+CsVirtualServer::TracePersistence(const std::string& event,
+                                  const AdcPersistenceKey& key,
+                                  int64_t target)
+{
+    std::string lb;
+    std::string service;
+    if (target >= 0 && static_cast<std::size_t>(target) < m_targets.size())
+    {
+        lb = m_targets[target].first->GetName();
+        service = m_targets[target].second->GetName();
+    }
+    m_persistenceTrace(event, key.ToString(), lb, service);
+}
+
+} // namespace ns3

@@ -1,0 +1,250 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc CS: NetScaler's content-switching virtual server on the shared proxy engine, with
+ * persistence kept across the LB virtual servers bound under it.
+ */
+
+#ifndef CS_VIRTUAL_SERVER_H
+#define CS_VIRTUAL_SERVER_H
+
+#include "cs-policy.h"
+
+#include "ns3/adc-http-cookie.h"
+#include "ns3/adc-persistence-table.h"
+#include "ns3/adc-proxy-engine.h"
+#include "ns3/adc-proxy-policy.h"
+#include "ns3/adc-source-address-policy.h"
+#include "ns3/adc-virtual-server.h"
+#include "ns3/application.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class AdcCsVserverConfig;
+
+/**
+ * \ingroup adc
+ * \brief A content-switching virtual server (`add cs vserver <name> HTTP <VIP> <port>`): it
+ * terminates client connections on the shared AdcProxyEngine and sends each request to an LB
+ * virtual server (an AdcVirtualServer, e.g. one per application version) chosen by the
+ * policies bound to it, and to a service of that LB virtual server by its LB method.
+ *
+ * Per request (Decide), in this order:
+ * 1. persistence, when "PersistenceType" is not NONE (CS-03, CS-04): the entry of the
+ *    request names an LB virtual server and one of its services, whichever LB virtual server
+ *    it is, so a session that began on the old version stays there after a policy change:
+ *    - SOURCEIP: the client's address, in a table of at most "MaxPersistenceEntries" entries;
+ *    - COOKIEINSERT: the cookie NSC_<vid of CS><vid of LB> (AdcNscCookie::EncodeName) whose
+ *      value names the service's IP and port (AdcNscCookie::EncodeValue); the appliance keeps
+ *      no table for it (limited by memory only, CS-06). With "PersistenceBackup" SOURCEIP, a
+ *      request that carries no cookie at all is looked up by its address in the backup table
+ *      ("BackupPersistenceTimeout"); one with any cookie is not (CS-08);
+ *    An entry is used only while its LB virtual server is still bound under this one (by a
+ *    policy or as the default) and UP, and its service bound there, UP and below MaxClient
+ *    (AdcVirtualServer::SelectPersisted); otherwise the request is balanced anew.
+ * 2. the bound policies by ascending priority, then the default LB virtual server: the CS
+ *    virtual server's own AdcVirtualServer ("GetVirtualServer"), whose bound virtual servers
+ *    are the LB virtual servers (AdcVirtualServer::BindVServer with a CsPolicy);
+ * 3. no LB virtual server UP: 503 Service Unavailable, "Drop" "cs: no LB vserver up".
+ * A new choice creates the entry: SOURCEIP in the table (a full table refuses it: the choice
+ * stands, the overflow is counted and traced, CS-06); COOKIEINSERT adds Set-Cookie to the
+ * response (version "CookieVersion": 0 with Expires, 1 with Max-Age; timeout 0 neither, a
+ * session cookie, CS-05) and, for a client without cookies and a SOURCEIP backup, an entry in
+ * the backup table.
+ *
+ * The proxy engine does the rest (connections, relaying, pooling, timeouts, failures); the
+ * request goes to the service from "SourceIp" (NetScaler's SNIP; unset: the node's first
+ * address). Service types: the configuration takes every NetScaler CS type (CS-07 is
+ * enforced there); this datapath serves HTTP.
+ *
+ * Traces: "Decision" per request (LB vserver, service, how), "Persistence" per persistence
+ * event (hit, miss, create, expire, overflow), the policies' "Evaluation", and the engine's.
+ */
+class CsVirtualServer : public Application, public AdcProxyPolicy
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    CsVirtualServer();
+    ~CsVirtualServer() override;
+
+    /**
+     * \brief Signature of "Decision".
+     * \param client the client as "ip:port"
+     * \param url the request's URL
+     * \param lbVserver the LB virtual server chosen ("" when none)
+     * \param service the service chosen ("" when none)
+     * \param how "policy <name>", "default", "persistence <TYPE>",
+     *        "backup-persistence SOURCEIP" or "none"
+     */
+    typedef void (*DecisionTracedCallback)(const std::string& client,
+                                           const std::string& url,
+                                           const std::string& lbVserver,
+                                           const std::string& service,
+                                           const std::string& how);
+
+    /**
+     * \brief Signature of "Persistence".
+     * \param event "hit", "miss", "create", "expire" or "overflow"
+     * \param key the entry's key (AdcPersistenceKey::ToString, e.g. "SOURCEIP 10.1.0.2/32")
+     * \param lbVserver the entry's LB virtual server ("" for a miss or an overflow)
+     * \param service the entry's service ("" for a miss or an overflow)
+     */
+    typedef void (*PersistenceTracedCallback)(const std::string& event,
+                                              const std::string& key,
+                                              const std::string& lbVserver,
+                                              const std::string& service);
+
+    /**
+     * \brief Take the persistence settings of a configured CS vserver (name, port and
+     * persistence; `add/set cs vserver`).
+     * \param config the configuration
+     */
+    void Configure(Ptr<const AdcCsVserverConfig> config);
+
+    /**
+     * \brief Check the settings as the appliance checks `set cs vserver` (StartApplication
+     * calls it): persistence type, backup and timeouts against the support matrix (CS-07).
+     * \throws AdcConfigError naming the CS vserver, the setting, the value and what is allowed
+     */
+    void CheckConfig();
+
+    /**
+     * \brief Bind an LB virtual server with a policy (`bind cs vserver <cs> -policyName <p>
+     * -priority <n>`; the priority is the policy's "Priority"). Allowed while running.
+     * \param policy the policy
+     * \param lbVserver the LB virtual server it sends to
+     * \throws AdcConfigError when a policy of that name or priority is bound already
+     */
+    void BindPolicy(Ptr<CsPolicy> policy, Ptr<AdcVirtualServer> lbVserver);
+
+    /// \param policyName a bound policy \return false when none is bound by that name
+    bool UnbindPolicy(const std::string& policyName);
+
+    /// \param lbVserver the default LB virtual server (`bind cs vserver <cs> -lbvserver`), or
+    /// null to unbind it
+    void SetDefaultLbVserver(Ptr<AdcVirtualServer> lbVserver);
+
+    /// \return the default LB virtual server, or null
+    Ptr<AdcVirtualServer> GetDefaultLbVserver() const;
+
+    /// \return the bound policies, by priority
+    std::vector<Ptr<CsPolicy>> GetPolicies() const;
+
+    /// \return the selection object: LB virtual servers bound under it by policy or as default
+    Ptr<AdcVirtualServer> GetVirtualServer() const;
+    /// \return the proxy engine
+    Ptr<AdcProxyEngine> GetEngine() const;
+    /// \return the SOURCEIP/SSLSESSION table (targets are internal indices)
+    Ptr<AdcPersistenceTable> GetPersistenceTable() const;
+    /// \return the backup SOURCEIP table of COOKIEINSERT
+    Ptr<AdcPersistenceTable> GetBackupPersistenceTable() const;
+
+    /**
+     * \param stream first stream index \return streams used (the SYS.RANDOM draws)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /// \return requests decided
+    uint64_t GetRequests() const;
+    /// \return requests served from a persistence entry (backup entries included)
+    uint64_t GetPersistenceHits() const;
+    /// \return persistence entries or cookies created
+    uint64_t GetPersistenceCreated() const;
+    /// \return entries a full table refused (CS-06)
+    uint64_t GetPersistenceOverflows() const;
+    /// \return requests answered 503 for want of an LB virtual server
+    uint64_t GetUnserved() const;
+    /// \param lbVserver an LB virtual server's name \return requests sent to it
+    uint64_t GetRequestsTo(const std::string& lbVserver) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    AdcProxyDecision Decide(const AdcProxyFront& front, const AdcHttpMessage& request) override;
+    void Released(const AdcProxyDecision& decision) override;
+
+    /// \return the cookie's name for \p lbVserver
+    std::string CookieName(const std::string& lbVserver) const;
+    /// \return the LB virtual servers bound under this one, policies first
+    std::vector<Ptr<AdcVirtualServer>> BoundLbVservers() const;
+    /// \param sel a selection \return its index in m_targets (added when new)
+    uint32_t TargetOf(const AdcSelection& sel);
+    /**
+     * \brief The selection an entry's target gives, when it can still be taken.
+     * \param ctx the request \param target an index in m_targets
+     */
+    AdcSelection FromTarget(const AdcLbContext& ctx, uint32_t target);
+    /// Persistence lookup; \p how says which kind hit.
+    AdcSelection Lookup(const AdcLbContext& ctx, const AdcHttpCookies& cookies, std::string& how);
+    /// A table's "Expired".
+    void OnExpired(const AdcPersistenceKey& key, uint32_t target);
+    /// A table's "Overflow".
+    void OnOverflow(const AdcPersistenceKey& key, AdcPersistenceTable::OverflowPolicy policy);
+    /// Fire "Persistence" for \p target.
+    void TracePersistence(const std::string& event, const AdcPersistenceKey& key, int64_t target);
+
+    // attributes
+    std::string m_name;            //!< "Name"
+    uint16_t m_port;               //!< "Port"
+    std::string m_persistenceName; //!< "PersistenceType"
+    uint32_t m_timeout;            //!< "Timeout" (minutes)
+    std::string m_backupName;      //!< "PersistenceBackup"
+    uint32_t m_backupTimeout;      //!< "BackupPersistenceTimeout" (minutes)
+    uint32_t m_maxEntries;         //!< "MaxPersistenceEntries"
+    uint8_t m_cookieVersion;       //!< "CookieVersion"
+    Ipv4Address m_sourceIp;        //!< "SourceIp"
+    bool m_disposing;              //!< stopping quietly
+
+    AdcPersistenceType m_persistence;       //!< parsed "PersistenceType"
+    AdcPersistenceType m_backup;            //!< parsed "PersistenceBackup"
+    Ptr<AdcProxyEngine> m_engine;           //!< the proxy
+    Ptr<AdcSourceAddressPolicy> m_source;   //!< SNIP source of server connections
+    Ptr<AdcVirtualServer> m_vserver;        //!< policies and default
+    Ptr<AdcPersistenceTable> m_table;       //!< SOURCEIP / SSLSESSION entries
+    Ptr<AdcPersistenceTable> m_backupTable; //!< backup SOURCEIP entries
+    Ptr<UniformRandomVariable> m_random;    //!< SYS.RANDOM draws of every policy
+    std::vector<Ptr<CsPolicy>> m_policies;  //!< bound policies
+    Ptr<AdcVirtualServer> m_default;        //!< default LB virtual server
+    /// (LB vserver, service) pairs persistence entries point at, by index
+    std::vector<std::pair<Ptr<AdcVirtualServer>, Ptr<AdcService>>> m_targets;
+    std::map<std::pair<const AdcVirtualServer*, const AdcService*>, uint32_t>
+        m_targetIndex;                       //!< lookup
+    std::map<std::string, uint64_t> m_perLb; //!< requests per LB vserver
+
+    uint64_t m_requests{0};  //!< counter
+    uint64_t m_hits{0};      //!< counter
+    uint64_t m_created{0};   //!< counter
+    uint64_t m_overflows{0}; //!< counter
+    uint64_t m_unserved{0};  //!< counter
+
+    TracedCallback<const std::string&,
+                   const std::string&,
+                   const std::string&,
+                   const std::string&,
+                   const std::string&>
+        m_decisionTrace; //!< "Decision"
+    TracedCallback<const std::string&, const std::string&, const std::string&, const std::string&>
+        m_persistenceTrace; //!< "Persistence"
+};
+
+} // namespace ns3
+
+#endif /* CS_VIRTUAL_SERVER_H */
