@@ -95,12 +95,12 @@ struct Settings
 {
     uint32_t accessNets{10};
     uint32_t clientsPerNet{200};
-    double duration{100};
+    double duration{80};
     double rate{0.25};
     uint32_t txnLength{5};
     uint32_t sessionTxns{3};
-    double rolloutStart{20};
-    double rolloutStep{10};
+    double rolloutStart{10};
+    double rolloutStep{6};
     uint32_t stepShare{10};
     uint32_t timeout{10};
     std::string modes{"NONE,SOURCEIP,COOKIEINSERT,COOKIEINSERT+SOURCEIP"};

@@ -52,8 +52,9 @@ namespace ns3
  * server from that source ("ServerConnectionReuse"), or opens one (Bind and Connect through the
  * source policy: a mapped IP, or the client's IP and a port of an exclusive range registered
  * with the routing hook), and sends the edited head and the body bytes as received
- * ("ServerConnection"). The response head gets "1.1 <Name>" appended to Via and its
- * hop-by-hop Connection header rewritten for the client; its body bytes are relayed as
+ * ("ServerConnection"). The response head gets "1.1 <Name>" appended to Via, its
+ * hop-by-hop Connection header rewritten for the client and, when final (not 1xx), the
+ * decision's responseFields added (a persistence cookie); its body bytes are relayed as
  * received, whatever their framing, up to where the parser ends the message.
  *
  * Flow control, both ways: a side is not read while the queue towards the other side holds
