@@ -191,6 +191,7 @@ ADC_TEST_SOURCES = [
     'test/adc-proxy-engine-test.cc',
     'test/adc-socket-util-test.cc',
     'test/adc-tcp-relay-test.cc',
+    'test/adc-cs-bench-support-test.cc',
     'test/adc-tls-record-test.cc',
     'test/adc-test-fixtures.cc',
     'test/adc-trace-helper-test.cc',

@@ -418,6 +418,56 @@ AdcPersistenceTable::RemoveTarget(uint32_t target)
     return removed;
 }
 
+namespace
+{
+
+/**
+ * \param request bytes asked of malloc \return the bytes 64-bit glibc malloc takes for them:
+ * the request plus its 8-byte chunk header, rounded up to 16, at least 32
+ */
+constexpr std::size_t
+MallocChunk(std::size_t request)
+{
+    const std::size_t chunk = (request + 8 + 15) & ~std::size_t{15};
+    return chunk < 32 ? 32 : chunk;
+}
+
+} // namespace
+
+std::size_t
+AdcPersistenceTable::GetAllocatedBytes() const
+{
+    // libstdc++'s _Hash_node: next pointer, value, cached hash code.
+    constexpr std::size_t hashNode = sizeof(void*) + sizeof(Node) + sizeof(std::size_t);
+    // libstdc++'s _Rb_tree_node: colour + parent, left, right (4 pointers' worth), value.
+    constexpr std::size_t treeNode = 4 * sizeof(void*) + sizeof(ExpiryIndex::value_type);
+    std::size_t total = sizeof(m_map) + sizeof(m_expiry);
+    if (m_map.bucket_count() > 1) // one bucket is the map's own single-bucket member
+    {
+        total += MallocChunk(m_map.bucket_count() * sizeof(void*));
+    }
+    total += m_map.size() * MallocChunk(hashNode);
+    total += m_expiry.size() * MallocChunk(treeNode);
+    for (const auto& kv : m_map)
+    {
+        const std::string& b = kv.first.bytes;
+        const char* inside = reinterpret_cast<const char*>(&b);
+        if (b.data() < inside || b.data() >= inside + sizeof(b)) // not in the object: heap
+        {
+            total += MallocChunk(b.capacity() + 1);
+        }
+    }
+    return total;
+}
+
+std::size_t
+AdcPersistenceTable::GetBytesPerEntry() const
+{
+    const std::size_t total = GetAllocatedBytes();
+    const std::size_t n = m_map.size();
+    return n == 0 ? total : (total + n - 1) / n;
+}
+
 uint32_t
 AdcPersistenceTable::GetSize(Time now)
 {

@@ -14,6 +14,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -200,6 +201,31 @@ class AdcPersistenceTable : public Object
     uint64_t GetOverflows() const;
     /// \return entries evicted by EVICT_OLDEST
     uint64_t GetEvictions() const;
+
+    /**
+     * \brief The heap memory the table's entries and indexes hold now, counted from the
+     * containers' actual sizes (a linear pass over the entries for their key bytes):
+     * - the hash map's bucket array: bucket_count() pointers, one allocation;
+     * - one hash-map node per entry: a next pointer, the (key, record) pair and the cached
+     *   hash code (libstdc++ caches it for this hasher, whose call is not noexcept);
+     * - one expiry-index node per entry: a red-black tree node (colour and three links, four
+     *   pointers' worth) and its (expiry, entry pointer) pair;
+     * - a key's bytes when they do not fit in the string object itself (no small-string
+     *   optimisation for them: a heap block of capacity + 1);
+     * - the two container objects themselves (the fixed table overhead).
+     * Every heap block is rounded as 64-bit glibc malloc does: request + 8 bytes of chunk
+     * header, up to a multiple of 16, at least 32. Purges nothing (expired entries not yet
+     * purged are counted: they hold memory).
+     * \return bytes
+     */
+    std::size_t GetAllocatedBytes() const;
+
+    /**
+     * \brief GetAllocatedBytes divided by the entries held, rounded up (the memory of one
+     * entry with the table's overhead); with no entries, GetAllocatedBytes.
+     * \return bytes per entry
+     */
+    std::size_t GetBytesPerEntry() const;
 
     /**
      * \brief Check that persistence \p type may be used on a virtual server of service type

@@ -7,6 +7,7 @@
 #include "adc-tcp-relay.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/address.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
@@ -19,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
 namespace ns3
@@ -49,6 +51,13 @@ AdcTcpRelay::GetTypeId()
                           UintegerValue(80),
                           MakeUintegerAccessor(&AdcTcpRelay::m_port),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("Destination",
+                          "Relay every connection to this fixed address and port "
+                          "(InetSocketAddress), also one addressed to this node; unset (the "
+                          "default): to the connection's original destination.",
+                          AddressValue(),
+                          MakeAddressAccessor(&AdcTcpRelay::m_destination),
+                          MakeAddressChecker())
             .AddAttribute("UseClientSource",
                           "Connect to the original destination from the client's IP (USIP) and "
                           "a port of PortRange, so replies return by the port-range policy "
@@ -213,6 +222,25 @@ AdcTcpRelay::AssignStreams(int64_t /* stream */)
 void
 AdcTcpRelay::CheckConfig() const
 {
+    if (!m_destination.IsInvalid())
+    {
+        if (!InetSocketAddress::IsMatchingType(m_destination))
+        {
+            throw AdcConfigError("AdcTcpRelay on node " + std::to_string(GetNode()->GetId()) +
+                                 ": Destination is not an IPv4 address and port; allowed: an "
+                                 "InetSocketAddress, or unset for the original destination");
+        }
+        const InetSocketAddress d = InetSocketAddress::ConvertFrom(m_destination);
+        if (IsOwnAddress(d.GetIpv4()))
+        {
+            std::ostringstream os;
+            os << "AdcTcpRelay on node " << GetNode()->GetId() << ": Destination " << d.GetIpv4()
+               << ":" << d.GetPort()
+               << " is an address of this node (the relay would loop); allowed: another node's "
+                  "address";
+            throw AdcConfigError(os.str());
+        }
+    }
     if (m_useClientSource && !m_source->GetRouting())
     {
         throw AdcConfigError("AdcTcpRelay on node " + std::to_string(GetNode()->GetId()) +
@@ -321,6 +349,14 @@ AdcTcpRelay::HandleAccept(Ptr<Socket> s, const Address& from)
     r.destIp = InetSocketAddress::ConvertFrom(local).GetIpv4();
     r.destPort = InetSocketAddress::ConvertFrom(local).GetPort();
     r.local = IsOwnAddress(r.destIp);
+    if (!m_destination.IsInvalid())
+    {
+        // A fixed destination (checked at start): every connection goes there.
+        r.destAddr = m_destination;
+        r.destIp = InetSocketAddress::ConvertFrom(m_destination).GetIpv4();
+        r.destPort = InetSocketAddress::ConvertFrom(m_destination).GetPort();
+        r.local = false;
+    }
     m_idOf[s] = id;
     Watch(s);
     m_acceptTrace(from, local);

@@ -56,6 +56,12 @@ namespace ns3
  *
  * A connection addressed to the node itself (e.g. a health monitor's probe) is not relayed:
  * its bytes are read and discarded until the peer closes ("Closed" with "local").
+ *
+ * With "Destination" set (an InetSocketAddress; unset by default), every accepted connection
+ * is relayed to that fixed address instead of its original destination, including one
+ * addressed to the node itself (the relay is then a plain reverse relay: clients connect to
+ * the node's address, as to a proxy's VIP); "Closed" then reports that address as the
+ * destination.
  */
 class AdcTcpRelay : public Application
 {
@@ -216,6 +222,7 @@ class AdcTcpRelay : public Application
 
     // attributes
     uint16_t m_port;        //!< port listened on
+    Address m_destination;  //!< "Destination": fixed server (empty: the original destination)
     bool m_useClientSource; //!< USIP towards the server
     uint32_t m_window;      //!< RelayWindow: queued bytes per direction before reading stops
 
