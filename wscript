@@ -82,6 +82,7 @@ ADC_SOURCES = [
     'model/wire/adc-http-message.cc',
     'model/wire/adc-http-stream-parser-chunked.cc',
     'model/wire/adc-http-stream-parser.cc',
+    'model/wire/adc-tls-endpoint.cc',
     'model/wire/adc-tls-record.cc',
 ]
 
@@ -158,6 +159,7 @@ ADC_HEADERS = [
     'model/wire/adc-http-cookie.h',
     'model/wire/adc-http-message.h',
     'model/wire/adc-http-stream-parser.h',
+    'model/wire/adc-tls-endpoint.h',
     'model/wire/adc-tls-record.h',
 ]
 
@@ -192,6 +194,7 @@ ADC_TEST_SOURCES = [
     'test/adc-socket-util-test.cc',
     'test/adc-tcp-relay-test.cc',
     'test/adc-cs-bench-support-test.cc',
+    'test/adc-tls-endpoint-test.cc',
     'test/adc-tls-record-test.cc',
     'test/adc-test-fixtures.cc',
     'test/adc-trace-helper-test.cc',
