@@ -61,7 +61,7 @@ AdcHttpClient::FindIdle() const
 {
     for (const auto& kv : m_conns) // std::map: lowest id first, deterministic
     {
-        if (kv.second.connected && kv.second.current == 0)
+        if (IsReady(kv.second) && kv.second.current == 0)
         {
             return kv.first;
         }
@@ -114,7 +114,7 @@ AdcHttpClient::SendOn(uint64_t cid, uint64_t rid)
     c.parser.ExpectResponseTo(request.GetMethod());   // HEAD answers have no body, for one
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(request);
-    if (c.socket->Send(p) < 0)
+    if (c.socket->Send(TlsWrap(c, p)) < 0)
     {
         DropConn(cid, "connection-reset");
         Dispatch();
@@ -153,7 +153,11 @@ AdcHttpClient::HandleConnected(Ptr<Socket> s)
         return;
     }
     it->second.connected = true;
-    if (it->second.current != 0)
+    if (m_tls)
+    {
+        StartTls(cid); // requests go once the handshake completes
+    }
+    else if (it->second.current != 0)
     {
         SendOn(cid, it->second.current);
     }
@@ -221,6 +225,15 @@ AdcHttpClient::ReadResponses(uint64_t cid, Ptr<Socket> s)
         if (it == m_conns.end())
         {
             continue; // already dropped: drain the socket so Close sends no RST
+        }
+        if (it->second.tls)
+        {
+            p = TlsReceive(cid, p);
+            it = m_conns.find(cid);
+            if (!p || it == m_conns.end())
+            {
+                continue; // handshake bytes only, or the connection failed
+            }
         }
         it->second.parser.Feed(p);
         if (it->second.current == 0)

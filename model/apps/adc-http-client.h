@@ -11,6 +11,7 @@
 
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-request-record.h"
+#include "ns3/adc-tls-endpoint.h"
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/callback.h"
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -236,6 +238,18 @@ class AdcHttpClient : public Application
     uint64_t GetConnectionsOpened() const;
     /// \return requests issued and not yet ended
     uint32_t GetOpenRequests() const;
+    /**
+     * \brief Signature of the "TlsHandshake" trace: a connection's TLS handshake completed.
+     * \param sessionId the session's ID in lowercase hex
+     * \param resumed true when the server resumed the offered session
+     */
+    typedef void (*TlsHandshakeTracedCallback)(const std::string& sessionId, bool resumed);
+
+    /// \return TLS handshakes completed ("Tls")
+    uint64_t GetTlsHandshakes() const;
+    /// \return of those, the ones that resumed the offered session
+    uint64_t GetTlsResumed() const;
+
     /// \return transactions begun (TransactionLength > 1)
     uint64_t GetTransactionsStarted() const;
     /// \return transactions whose requests all ended
@@ -287,11 +301,12 @@ class AdcHttpClient : public Application
     /// One TCP connection.
     struct Conn
     {
-        Ptr<Socket> socket;         //!< its socket
-        Address remote;             //!< where it goes
-        bool connected{false};      //!< handshake done
-        uint64_t current{0};        //!< request in flight, 0 when idle
-        AdcHttpStreamParser parser; //!< response reassembly
+        Ptr<Socket> socket;                  //!< its socket
+        Address remote;                      //!< where it goes
+        bool connected{false};               //!< handshake done
+        uint64_t current{0};                 //!< request in flight, 0 when idle
+        AdcHttpStreamParser parser;          //!< response reassembly
+        std::shared_ptr<AdcTlsEndpoint> tls; //!< "Tls": the connection's TLS client, or null
     };
 
     // attribute accessors; the setters throw AdcConfigError on values out of range
@@ -311,6 +326,20 @@ class AdcHttpClient : public Application
     std::string GetOtherCookie() const;
     void SetTransactionLength(uint32_t n);
     uint32_t GetTransactionLength() const;
+
+    // TLS (adc-http-client-tls.cc)
+    /// Start connection \p cid's TLS handshake (its ClientHello goes out).
+    void StartTls(uint64_t cid);
+    /**
+     * \brief Take bytes \p raw of connection \p cid through its TLS client: handshake answered,
+     * a request waiting for the handshake sent once it completes.
+     * \return the application data they carried (null when none); the connection may be gone
+     */
+    Ptr<Packet> TlsReceive(uint64_t cid, Ptr<Packet> raw);
+    /// \param c a connection \param p bytes of a request \return what goes on the wire
+    Ptr<Packet> TlsWrap(Conn& c, Ptr<Packet> p);
+    /// \param c a connection \return whether requests can go on it (connected, TLS done)
+    static bool IsReady(const Conn& c);
 
     /// Keep the cookies of Set-Cookie fields of \p response to request \p rid (KEEP, OTHER).
     void StoreCookies(uint64_t rid, const AdcHttpMessage& response);
@@ -404,9 +433,15 @@ class AdcHttpClient : public Application
     bool m_dispatchAgain;                   //!< Dispatch was requested while running
     bool m_disposing;                       //!< in DoDispose: traces are not fired
 
-    AdcRequestTally m_tally; //!< requests issued and how they ended
-    uint64_t m_bytesRx;      //!< bytes received
-    uint64_t m_connsOpened;  //!< connections opened
+    AdcRequestTally m_tally;           //!< requests issued and how they ended
+    uint64_t m_bytesRx;                //!< bytes received
+    bool m_tls{false};                 //!< "Tls"
+    bool m_tlsResume{true};            //!< "TlsResume"
+    std::vector<uint8_t> m_tlsSession; //!< the last session established (offered when resuming)
+    uint64_t m_tlsHandshakes{0};       //!< see GetTlsHandshakes
+    uint64_t m_tlsResumed{0};          //!< see GetTlsResumed
+    TracedCallback<const std::string&, bool> m_tlsTrace; //!< "TlsHandshake"
+    uint64_t m_connsOpened;                              //!< connections opened
 
     std::vector<JarCookie> m_jar;          //!< cookies, in creation order
     std::map<uint64_t, Transaction> m_txs; //!< open transactions by id

@@ -7,6 +7,7 @@
 #include "adc-http-server.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-text.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
@@ -233,13 +234,10 @@ void
 AdcHttpServer::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    for (char c : m_serverName)
+    if (AdcText::FindControl(m_serverName) != std::string::npos)
     {
-        if (static_cast<uint8_t>(c) < 0x20 || c == 0x7f)
-        {
-            throw AdcConfigError("AdcHttpServer: ServerName '" + m_serverName +
-                                 "' contains a control character; use printable text");
-        }
+        throw AdcConfigError("AdcHttpServer: ServerName '" + m_serverName +
+                             "' contains a control character; use printable text");
     }
     CheckHeaderValue("AppVersion", m_appVersion);
     CheckHeaderValue("SetCookie", m_setCookie);
@@ -264,17 +262,14 @@ AdcHttpServer::StopApplication()
 void
 AdcHttpServer::CheckHeaderValue(const std::string& attribute, const std::string& value)
 {
-    for (std::size_t i = 0; i < value.size(); ++i)
+    const std::size_t i = AdcText::FindControl(value);
+    if (i != std::string::npos)
     {
-        const auto c = static_cast<uint8_t>(value[i]);
-        if (c < 0x20 || c == 0x7f)
-        {
-            char buf[8];
-            std::snprintf(buf, sizeof(buf), "0x%02x", c);
-            throw AdcConfigError("AdcHttpServer: " + attribute + " '" + value + "' has " + buf +
-                                 " at position " + std::to_string(i) +
-                                 "; allowed: printable text (a header field value)");
-        }
+        char buf[8];
+        std::snprintf(buf, sizeof(buf), "0x%02x", static_cast<uint8_t>(value[i]));
+        throw AdcConfigError("AdcHttpServer: " + attribute + " '" + value + "' has " + buf +
+                             " at position " + std::to_string(i) +
+                             "; allowed: printable text (a header field value)");
     }
 }
 

@@ -70,4 +70,18 @@ AdcText::Find(const std::string& word, const std::vector<std::string>& list, Cas
     return -1;
 }
 
+std::size_t
+AdcText::FindControl(const std::string& s)
+{
+    for (std::size_t i = 0; i < s.size(); ++i)
+    {
+        const auto c = static_cast<uint8_t>(s[i]);
+        if (c < 0x20 || c == 0x7f)
+        {
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
 } // namespace ns3

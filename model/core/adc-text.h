@@ -63,6 +63,13 @@ class AdcText
      * \return the index of the first entry equal to \p word, or -1
      */
     static int Find(const std::string& word, const std::vector<std::string>& list, Case rule);
+
+    /**
+     * \param s text
+     * \return the position of its first control character (0x00-0x1F or 0x7F, which a header
+     * field value must not hold), or std::string::npos
+     */
+    static std::size_t FindControl(const std::string& s);
 };
 
 } // namespace ns3

@@ -386,7 +386,7 @@ AdcProxyEngine::RelayPieces(Back& b, Front& f)
             break;
         }
         case AdcHttpCutter::Piece::BODY:
-            f.out.Push(piece.bytes);
+            PushToClient(f, piece.bytes);
             b.relayed += piece.bytes->GetSize();
             NoteQueue(f.out);
             break;
@@ -440,7 +440,7 @@ AdcProxyEngine::RelayHead(Back& b, Front& f, AdcHttpMessage head)
     }
     Ptr<Packet> p = AdcTextPacket(head.ToWireString());
     b.relayed += p->GetSize();
-    f.out.Push(p);
+    PushToClient(f, p);
     NoteQueue(f.out);
 }
 

@@ -103,6 +103,29 @@ AdcProxyEngine::GetTypeId()
                           UintegerValue(256),
                           MakeUintegerAccessor(&AdcProxyEngine::m_maxIdlePerServer),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Tls",
+                          "Terminate TLS 1.2 on client connections (NetScaler's SSL virtual "
+                          "servers): handshake, then HTTP in application_data records.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&AdcProxyEngine::m_tls),
+                          MakeBooleanChecker())
+            .AddAttribute("TlsSessionTimeout",
+                          "How long an issued session ID can be resumed (NetScaler's SSL "
+                          "-sessTimeout, 120 s).",
+                          TimeValue(Seconds(120)),
+                          MakeTimeAccessor(&AdcProxyEngine::m_tlsSessionTimeout),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("TlsSeed",
+                          "Seed of the TLS randoms and session IDs (with the node and "
+                          "connection ids, so runs repeat).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&AdcProxyEngine::m_tlsSeed),
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("TlsHandshake",
+                            "A client connection's TLS handshake completed: peer, session ID "
+                            "(hex), resumed.",
+                            MakeTraceSourceAccessor(&AdcProxyEngine::m_tlsHandshakeTrace),
+                            "ns3::AdcProxyEngine::TlsHandshakeTracedCallback")
             .AddTraceSource("Accept",
                             "A client connection was accepted: peer, original destination.",
                             MakeTraceSourceAccessor(&AdcProxyEngine::m_acceptTrace),
@@ -142,6 +165,9 @@ AdcProxyEngine::AdcProxyEngine()
       m_reuse(true),
       m_idleTimeout(Seconds(180)),
       m_maxIdlePerServer(256),
+      m_tls(false),
+      m_tlsSessionTimeout(Seconds(120)),
+      m_tlsSeed(1),
       m_policy(nullptr),
       m_nextId(1),
       m_quiet(false),
@@ -458,6 +484,10 @@ AdcProxyEngine::HandleAccept(Ptr<Socket> s, const Address& from)
                        << AdcEndpointText(f.info.localIp, f.info.localPort));
     m_acceptTrace(AdcEndpointText(f.info.peerIp, f.info.peerPort),
                   AdcEndpointText(f.info.localIp, f.info.localPort));
+    if (m_tls)
+    {
+        StartFrontTls(f);
+    }
     m_policy->Accepted(f.info);
 }
 
@@ -531,6 +561,14 @@ AdcProxyEngine::ReadFront(Front& f)
         if (f.readStopped)
         {
             continue; // after a malformed request nothing more is understood
+        }
+        if (f.tls)
+        {
+            p = FrontTlsReceive(f, p);
+            if (!p || p->GetSize() == 0)
+            {
+                continue;
+            }
         }
         f.requests.Feed(p);
         for (const AdcHttpCutter::Piece& piece : f.requests.Take())
@@ -729,7 +767,7 @@ AdcProxyEngine::AnswerLocally(Front& f,
     {
         m_answerTrace(status, cause);
     }
-    f.out.Push(AdcTextPacket(head.ToWireString()));
+    PushToClient(f, AdcTextPacket(head.ToWireString()));
 }
 
 void

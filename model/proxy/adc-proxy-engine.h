@@ -16,6 +16,7 @@
 #include "adc-source-address-policy.h"
 
 #include "ns3/adc-http-message.h"
+#include "ns3/adc-tls-endpoint.h"
 #include "ns3/address.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,6 +93,15 @@ namespace ns3
  *
  * Every request received ends as a relayed response, a local answer with a trace, or a "Drop"
  * when its client connection went away first.
+ *
+ * TLS ("Tls", NetScaler's SSL virtual servers): every client connection first completes a
+ * TLS 1.2 handshake (AdcTlsEndpoint, server role: records and handshake messages as on the
+ * wire, payloads not encrypted); the HTTP bytes then travel in application_data records both
+ * ways, and the server side stays plain HTTP (SSL offload). A ClientHello offering a session
+ * ID the engine issued within "TlsSessionTimeout" is resumed (abbreviated handshake); any
+ * other gets a full handshake and a new 32-byte ID. The policy sees the session in
+ * AdcProxyFront::tlsSessionId (SSLSESSION persistence); "TlsHandshake" traces each one. A
+ * handshake that fails sends the alert, traces "Drop" "tls: <reason>" and closes.
  */
 class AdcProxyEngine : public Object
 {
@@ -145,6 +156,16 @@ class AdcProxyEngine : public Object
      *        "connection-closed-before-response" or "incomplete-request-at-close"
      */
     typedef void (*DropTracedCallback)(const std::string& reason);
+
+    /**
+     * \brief Signature of "TlsHandshake": a client connection's TLS handshake completed.
+     * \param peer the client as "ip:port"
+     * \param sessionId the session's ID in lowercase hex
+     * \param resumed true for an abbreviated handshake resuming the session
+     */
+    typedef void (*TlsHandshakeTracedCallback)(const std::string& peer,
+                                               const std::string& sessionId,
+                                               bool resumed);
 
     /**
      * \brief Signature of "IdleClosed": an idle server connection left the pool closed.
@@ -211,6 +232,13 @@ class AdcProxyEngine : public Object
      */
     uint32_t GetPeakPipelined() const;
 
+    /// \return TLS handshakes completed (resumed ones included)
+    uint64_t GetTlsHandshakes() const;
+    /// \return of those, the resumed ones
+    uint64_t GetTlsResumed() const;
+    /// \return TLS handshakes that failed (an alert sent or received)
+    uint64_t GetTlsFailures() const;
+
     /**
      * \brief The memory of the per-connection state held now: client and server connection
      * records, their queued bytes, requests waiting, lookup entries (map nodes counted as four
@@ -254,6 +282,7 @@ class AdcProxyEngine : public Object
         bool abort{false};            //!< close now (a relayed response was cut)
         bool inService{false};        //!< Service is running for it
         bool serviceAgain{false};     //!< Service was requested while running
+        std::shared_ptr<AdcTlsEndpoint> tls; //!< TLS termination ("Tls"); null without
     };
 
     /// A server connection, carrying one request at a time.
@@ -358,6 +387,20 @@ class AdcProxyEngine : public Object
     /// The timer of server connection \p bid expired.
     void BackTimer(uint64_t bid);
 
+    // TLS termination (adc-proxy-engine-tls.cc)
+    /// Give client \p f its TLS endpoint (server role).
+    void StartFrontTls(Front& f);
+    /**
+     * \brief Take bytes \p raw received from client \p f through its TLS endpoint: handshake
+     * records answered, alerts handled.
+     * \return the application data they carried (null or empty when none)
+     */
+    Ptr<Packet> FrontTlsReceive(Front& f, Ptr<Packet> raw);
+    /// Queue \p p for client \p f, in application_data records when it speaks TLS.
+    void PushToClient(Front& f, Ptr<Packet> p);
+    /// \param id a session ID \return whether it was issued within TlsSessionTimeout
+    bool CanResume(const std::vector<uint8_t>& id) const;
+
     // helpers
     /// \return the client of socket \p s, 0 if unknown
     uint64_t FrontOf(Ptr<Socket> s) const;
@@ -381,6 +424,9 @@ class AdcProxyEngine : public Object
     bool m_reuse;                //!< ServerConnectionReuse
     Time m_idleTimeout;          //!< ServerIdleTimeout
     uint32_t m_maxIdlePerServer; //!< MaxIdlePerServer
+    bool m_tls;                  //!< Tls
+    Time m_tlsSessionTimeout;    //!< TlsSessionTimeout
+    uint64_t m_tlsSeed;          //!< TlsSeed
 
     AdcProxyPolicy* m_policy;                  //!< the policy (not owned)
     Ptr<Node> m_node;                          //!< the node it serves on
@@ -393,14 +439,19 @@ class AdcProxyEngine : public Object
     uint64_t m_nextId;                         //!< next connection id (from 1)
     bool m_quiet;                              //!< stopping quietly: no traces, no packets
 
-    uint64_t m_requests;      //!< see GetRequests
-    uint64_t m_relayedCount;  //!< see GetResponsesRelayed
-    uint64_t m_failures;      //!< see GetServerFailures
-    uint64_t m_drops;         //!< see GetDrops
-    uint64_t m_opened;        //!< see GetServerConnectionsOpened
-    uint64_t m_reused;        //!< see GetServerConnectionsReused
-    uint64_t m_peakQueue;     //!< see GetPeakQueuedBytes
-    uint32_t m_peakPipelined; //!< see GetPeakPipelined
+    uint64_t m_requests;         //!< see GetRequests
+    uint64_t m_relayedCount;     //!< see GetResponsesRelayed
+    uint64_t m_failures;         //!< see GetServerFailures
+    uint64_t m_drops;            //!< see GetDrops
+    uint64_t m_opened;           //!< see GetServerConnectionsOpened
+    uint64_t m_reused;           //!< see GetServerConnectionsReused
+    uint64_t m_peakQueue;        //!< see GetPeakQueuedBytes
+    uint32_t m_peakPipelined;    //!< see GetPeakPipelined
+    uint64_t m_tlsHandshakes{0}; //!< see GetTlsHandshakes
+    uint64_t m_tlsResumed{0};    //!< see GetTlsResumed
+    uint64_t m_tlsFailures{0};   //!< see GetTlsFailures
+    /// session ID -> when it stops being resumable (the session cache)
+    std::map<std::vector<uint8_t>, Time> m_tlsSessions;
 
     TracedCallback<const std::string&, const std::string&> m_acceptTrace; //!< "Accept"
     TracedCallback<const std::string&, const std::string&, const std::string&, bool>
@@ -411,6 +462,8 @@ class AdcProxyEngine : public Object
     TracedCallback<const std::string&> m_dropTrace;             //!< "Drop"
     TracedCallback<const std::string&, const std::string&, const std::string&>
         m_idleClosedTrace; //!< "IdleClosed"
+    TracedCallback<const std::string&, const std::string&, bool>
+        m_tlsHandshakeTrace; //!< "TlsHandshake"
 };
 
 } // namespace ns3

@@ -37,6 +37,11 @@ struct AdcProxyFront
     Ipv4Address localIp;
     uint16_t localPort{0}; //!< the port it connected to
     uint32_t kind{0};      //!< the policy's own classification, set in Accepted
+    /// With TLS termination ("Tls"): the established session's ID (bytes; empty before the
+    /// handshake completes, and without TLS)
+    std::string tlsSessionId;
+    bool tlsResumed{false};    //!< the session was resumed (abbreviated handshake)
+    std::string tlsServerName; //!< the SNI host name the client sent ("" none)
 };
 
 /**
