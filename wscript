@@ -205,6 +205,7 @@ ADC_TEST_SOURCES = [
     'test/adc-virtual-server-test.cc',
     'test/adc-zipf-url-generator-test.cc',
     'test/cs-helper-test.cc',
+    'test/cs-ssl-test.cc',
     'test/cs-virtual-server-test.cc',
     'test/crd-cache-server-test.cc',
     'test/crd-cache-services-test.cc',

@@ -21,16 +21,18 @@
  * (`set cs policy pol-canary -rule ...` read at run time). Clients run stateful transactions of
  * --txnLength requests; a transaction whose responses come from two versions is broken. Each
  * client arrives at a random time (a new session), runs --sessionTxns transactions and leaves.
- * Client
- * kinds (--cookieMix): browsers keeping cookies (KEEP), clients returning no cookie (NONE) and
- * clients returning only their own cookies (OTHER), which backup persistence tells apart.
+ * Client kinds (--cookieMix): browsers keeping cookies (KEEP), clients returning no cookie
+ * (NONE) and clients returning only their own cookies (OTHER), which backup persistence tells
+ * apart. The SSLSESSION mode runs on the configuration's SSL CS vserver (CS-SSL) with TLS 1.2
+ * clients that open a connection per request and resume their session on each.
  *
  * Output in --outputDir: scenarios.csv; summary.csv (one row per mode: requests, outcomes,
  * transactions, broken ones, v2 share of new sessions at the end, persistence table peak,
  * overflows); timeseries-MODE.csv (per second: canary percent, new sessions, on v2, broken so
  * far, persistence entries); requests-MODE.csv (one row per request); ns.conf (the
- * configuration used); pcap/ (the appliance's link in the first COOKIEINSERT run: Set-Cookie
- * headers as Wireshark shows them). `./adc plot cs-canary` draws them (utils/cs-plot.py).
+ * configuration used); pcap/ (the appliance's link in the first COOKIEINSERT run, Set-Cookie
+ * headers as Wireshark shows them, and in the SSLSESSION run, the TLS handshakes with their
+ * session IDs). `./adc plot cs-canary` draws them (utils/cs-plot.py).
  */
 
 #include "ns3/adc-config-reader.h"
@@ -72,7 +74,8 @@ const char* const kDefaultConfig =
 # file: one data-centre server per service (addresses 172.16.0.2 and up, in order), the CS
 # vserver's VIP on the appliance. The experiment sets the persistence of each run with
 # "set cs vserver CS-1 -persistenceType ..." and rolls the canary forward with
-# "set cs policy pol-canary -rule ...".
+# "set cs policy pol-canary -rule ...". CS-SSL, an SSL vserver with the same policies, serves
+# the SSLSESSION run (TLS clients resuming their sessions).
 add service v1-s1 172.16.0.2 HTTP 80
 add service v1-s2 172.16.0.3 HTTP 80
 add service v2-s1 172.16.0.4 HTTP 80
@@ -88,6 +91,9 @@ add cs action act-v2 -targetLBVserver LB2
 add cs policy pol-canary -rule "SYS.RANDOM.MUL(100).LT(0)" -action act-v2
 bind cs vserver CS-1 -lbvserver LB1
 bind cs vserver CS-1 -policyName pol-canary -priority 100
+add cs vserver CS-SSL SSL 198.51.100.11 443
+bind cs vserver CS-SSL -lbvserver LB1
+bind cs vserver CS-SSL -policyName pol-canary -priority 100
 )NSCONF";
 
 /// The experiment's settings, all settable from the command line.
@@ -103,7 +109,7 @@ struct Settings
     double rolloutStep{6};
     uint32_t stepShare{10};
     uint32_t timeout{10};
-    std::string modes{"NONE,SOURCEIP,COOKIEINSERT,COOKIEINSERT+SOURCEIP"};
+    std::string modes{"NONE,SOURCEIP,COOKIEINSERT,COOKIEINSERT+SOURCEIP,SSLSESSION"};
     std::string cookieMix{"KEEP:0.8,NONE:0.15,OTHER:0.05"};
     uint32_t maxEntries{250000};
     std::string config;
@@ -127,6 +133,7 @@ struct World
     Ipv4Address vip;                         //!< its VIP
     uint16_t port{80};                       //!< its port
     std::string policy;                      //!< the canary's policy (the first bound)
+    bool ssl{false};                         //!< an SSL CS vserver: clients speak TLS
 };
 
 /// \return the configuration text of \p s
@@ -181,17 +188,28 @@ Build(const Settings& s, uint32_t accessNets, uint32_t clientsPerNet, const std:
     w.reader = std::make_unique<AdcConfigReader>(AdcNetScalerCsCommands::GetLanguage());
     w.reader->ReadString(ConfigText(s), s.config.empty() ? "cs-canary.ns.conf" : s.config);
     AdcConfigStore& store = w.reader->GetStore();
-    const std::vector<std::string> csNames = store.GetNames(AdcNetScalerCsCommands::CS_VSERVER);
-    if (csNames.empty())
+    // The first CS vserver of the mode's service type: SSL for SSLSESSION, else HTTP.
+    const std::string wantType = mode == "SSLSESSION" ? "SSL" : "HTTP";
+    std::string csName;
+    for (const auto& v : store.GetAll<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER))
     {
-        throw AdcConfigError("the configuration defines no CS vserver (add cs vserver)");
+        if (csName.empty() && v->GetServiceType() == wantType)
+        {
+            csName = v->GetName();
+        }
     }
-    w.reader->ReadString(PersistenceLine(csNames[0], mode, s.timeout), "--modes " + mode);
+    if (csName.empty())
+    {
+        throw AdcConfigError("--modes " + mode + ": the configuration defines no " + wantType +
+                             " CS vserver (add cs vserver <name> " + wantType + " <VIP> <port>)");
+    }
+    w.ssl = wantType == "SSL";
+    w.reader->ReadString(PersistenceLine(csName, mode, s.timeout), "--modes " + mode);
     Ptr<AdcCsVserverConfig> csConfig =
-        store.Get<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER, csNames[0]);
+        store.Get<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER, csName);
     if (csConfig->GetVip().IsNone() || !csConfig->GetVip().IsV4())
     {
-        throw AdcConfigError("CS vserver '" + csNames[0] + "' needs an IPv4 VIP and port");
+        throw AdcConfigError("CS vserver '" + csName + "' needs an IPv4 VIP and port");
     }
     w.vip = csConfig->GetVip().GetIpv4();
     w.port = csConfig->GetPort();
@@ -248,7 +266,7 @@ Build(const Settings& s, uint32_t accessNets, uint32_t clientsPerNet, const std:
     const int32_t ifIndex = ipv4->GetInterfaceForDevice(w.link.devices.Get(1));
     ipv4->AddAddress(ifIndex, Ipv4InterfaceAddress(w.vip, Ipv4Mask("255.255.255.255")));
     w.topo->AddCoreRoute(w.vip, Ipv4Mask("255.255.255.255"), w.link);
-    w.cs = CsHelper::Install(w.appliance, store, csNames[0]);
+    w.cs = CsHelper::Install(w.appliance, store, csName);
     w.cs->SetAttribute("SourceIp", Ipv4AddressValue(w.link.GetNodeAddress()));
     w.cs->SetAttribute("MaxPersistenceEntries", UintegerValue(s.maxEntries));
     w.cs->AssignStreams(7);
@@ -419,6 +437,9 @@ RunRollout(const Settings& s, const std::string& mode, bool withPcap)
     clientHelper.SetAttribute("TransactionLength", UintegerValue(s.txnLength));
     clientHelper.SetAttribute("MaxRequests", UintegerValue(s.txnLength * s.sessionTxns));
     clientHelper.SetAttribute("CatalogueSize", UintegerValue(100));
+    clientHelper.SetAttribute("Tls", BooleanValue(w.ssl));
+    // TLS clients open a connection per request and resume their session on each.
+    clientHelper.SetAttribute("Persistent", BooleanValue(!w.ssl));
     clientHelper.SetAttribute("RequestTimeout", TimeValue(Seconds(4)));
     clientHelper.SetAttribute("RequestStopTime", TimeValue(Seconds(s.duration)));
     ApplicationContainer clients = clientHelper.Install(w.net.clients);
@@ -556,7 +577,7 @@ main(int argc, char* argv[])
     cmd.AddValue("timeout", "persistence timeout of every mode (minutes)", s.timeout);
     cmd.AddValue("modes",
                  "persistence modes, comma-separated: NONE, SOURCEIP, COOKIEINSERT, "
-                 "COOKIEINSERT+SOURCEIP (backup)",
+                 "COOKIEINSERT+SOURCEIP (backup), SSLSESSION (TLS clients on the SSL vserver)",
                  s.modes);
     cmd.AddValue("cookieMix",
                  "client kinds and shares: KEEP (browser), NONE (no cookies), OTHER (only "
@@ -606,8 +627,10 @@ main(int argc, char* argv[])
         bool pcapDone = !s.pcap;
         for (const std::string& mode : AdcConfigError::SplitList(s.modes))
         {
-            const bool pcap = !pcapDone && mode.rfind("COOKIEINSERT", 0) == 0;
-            pcapDone = pcapDone || pcap;
+            // The first COOKIEINSERT run and the SSLSESSION run write the appliance's pcap.
+            const bool pcap = s.pcap && ((!pcapDone && mode.rfind("COOKIEINSERT", 0) == 0) ||
+                                         mode == "SSLSESSION");
+            pcapDone = pcapDone || (pcap && mode != "SSLSESSION");
             const Summary r = RunRollout(s, mode, pcap);
             summary << r.mode << ',' << r.sent << ',' << r.completed << ',' << r.failed << ','
                     << r.openAtStop << ',' << r.transactions << ',' << r.broken << ',' << std::fixed

@@ -39,14 +39,20 @@ CsVirtualServer::GetTypeId()
                           StringValue("cs"),
                           MakeStringAccessor(&CsVirtualServer::m_name),
                           MakeStringChecker())
+            .AddAttribute("ServiceType",
+                          "HTTP, or SSL (TLS 1.2 terminated on the client side; NetScaler's "
+                          "SSL is the requirements' HTTPS).",
+                          StringValue("HTTP"),
+                          MakeStringAccessor(&CsVirtualServer::m_serviceType),
+                          MakeStringChecker())
             .AddAttribute("Port",
                           "The port it listens on (its VIP is an address of its node).",
                           UintegerValue(80),
                           MakeUintegerAccessor(&CsVirtualServer::m_port),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("PersistenceType",
-                          "NONE, SOURCEIP or COOKIEINSERT (set cs vserver -persistenceType; "
-                          "SSLSESSION needs an SSL datapath).",
+                          "NONE, SOURCEIP, COOKIEINSERT or SSLSESSION, as the service type "
+                          "allows (set cs vserver -persistenceType).",
                           StringValue("NONE"),
                           MakeStringAccessor(&CsVirtualServer::m_persistenceName),
                           MakeStringChecker())
@@ -97,7 +103,8 @@ CsVirtualServer::GetTypeId()
 }
 
 CsVirtualServer::CsVirtualServer()
-    : m_port(80),
+    : m_serviceType("HTTP"),
+      m_port(80),
       m_timeout(2),
       m_backupTimeout(2),
       m_maxEntries(250000),
@@ -148,6 +155,7 @@ void
 CsVirtualServer::Configure(Ptr<const AdcCsVserverConfig> config)
 {
     m_name = config->GetName();
+    m_serviceType = config->GetServiceType();
     if (config->GetPort() != 0)
     {
         m_port = config->GetPort();
@@ -300,8 +308,15 @@ CsVirtualServer::CheckConfig()
 {
     // The configuration object checks the support matrix (CS-07) and the timeouts, with the
     // messages `set cs vserver` gives.
+    const std::string type = AdcText::ToUpper(m_serviceType);
+    if (type != "HTTP" && type != "SSL")
+    {
+        throw AdcConfigError("CsVirtualServer '" + m_name + "': ServiceType '" + m_serviceType +
+                             "' has no CS datapath in this model; allowed values are HTTP, SSL");
+    }
+    m_serviceType = type;
     Ptr<AdcCsVserverConfig> check = CreateObject<AdcCsVserverConfig>();
-    check->Configure(m_name, "HTTP", AdcIpAddress(), m_port);
+    check->Configure(m_name, type, AdcIpAddress(), m_port);
     check->SetPersistence(AdcPersistenceTypeFromString(m_persistenceName),
                           m_timeout,
                           AdcPersistenceTypeFromString(m_backupName),
@@ -318,6 +333,7 @@ CsVirtualServer::StartApplication()
     m_table->SetAttribute("MaxEntries", UintegerValue(m_maxEntries));
     m_backupTable->SetAttribute("MaxEntries", UintegerValue(m_maxEntries));
     m_vserver->Configure(m_name, "HTTP", AdcIpAddress(), m_port);
+    m_engine->SetAttribute("Tls", BooleanValue(m_serviceType == "SSL"));
     Ipv4Address source = m_sourceIp;
     Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
     for (uint32_t i = 1; source == Ipv4Address::GetAny() && ipv4 && i < ipv4->GetNInterfaces(); ++i)
@@ -390,15 +406,27 @@ CsVirtualServer::FromTarget(const AdcLbContext& ctx, uint32_t target)
     return lb->SelectPersisted(ctx, service);
 }
 
+AdcPersistenceKey
+CsVirtualServer::TableKey(const AdcLbContext& ctx, const AdcProxyFront& front) const
+{
+    return m_persistence == AdcPersistenceType::SSLSESSION
+               ? AdcPersistenceKey::FromSslSessionId(front.tlsSessionId)
+               : AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+}
+
 AdcSelection
-CsVirtualServer::Lookup(const AdcLbContext& ctx, const AdcHttpCookies& cookies, std::string& how)
+CsVirtualServer::Lookup(const AdcLbContext& ctx,
+                        const AdcProxyFront& front,
+                        const AdcHttpCookies& cookies,
+                        std::string& how)
 {
     const Time now = Simulator::Now();
     const AdcPersistenceType type = m_persistence;
-    if (type == AdcPersistenceType::SOURCEIP)
+    if (type == AdcPersistenceType::SOURCEIP ||
+        (type == AdcPersistenceType::SSLSESSION && !front.tlsSessionId.empty()))
     {
-        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
-        how = "persistence SOURCEIP";
+        const AdcPersistenceKey key = TableKey(ctx, front);
+        how = "persistence " + AdcPersistenceTypeToString(type);
         if (const std::optional<uint32_t> t = m_table->Lookup(key, now))
         {
             AdcSelection sel = FromTarget(ctx, *t);
@@ -466,7 +494,7 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
 
     const AdcHttpCookies cookies = AdcHttpCookies::Parse(request);
     std::string how;
-    AdcSelection sel = Lookup(ctx, cookies, how);
+    AdcSelection sel = Lookup(ctx, front, cookies, how);
     const bool persisted = static_cast<bool>(sel.service);
     if (!persisted)
     {
@@ -489,9 +517,11 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
     const uint32_t target = TargetOf(sel);
     d.tag = target;
     sel.vserver->ConnectionOpened(sel.service);
-    if (!persisted && m_persistence == AdcPersistenceType::SOURCEIP)
+    if (!persisted &&
+        (m_persistence == AdcPersistenceType::SOURCEIP ||
+         (m_persistence == AdcPersistenceType::SSLSESSION && !front.tlsSessionId.empty())))
     {
-        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
+        const AdcPersistenceKey key = TableKey(ctx, front);
         if (m_table->Insert(key, target, now, Minutes(m_timeout)))
         {
             ++m_created;

@@ -66,8 +66,11 @@ class AdcCsVserverConfig;
  *
  * The proxy engine does the rest (connections, relaying, pooling, timeouts, failures); the
  * request goes to the service from "SourceIp" (NetScaler's SNIP; unset: the node's first
- * address). Service types: the configuration takes every NetScaler CS type (CS-07 is
- * enforced there); this datapath serves HTTP.
+ * address). Service types ("ServiceType"): HTTP, and SSL (HTTPS: the engine terminates TLS
+ * 1.2, the services get plain HTTP, and SSLSESSION persistence keys on the client's TLS
+ * session ID, AdcProxyFront::tlsSessionId, in the same table as SOURCEIP, with the same
+ * limit). The configuration takes every NetScaler CS type (CS-07 is enforced there); the
+ * other types' datapaths are not modelled.
  *
  * Traces: "Decision" per request (LB vserver, service, how), "Persistence" per persistence
  * event (hit, miss, create, expire, overflow), the policies' "Evaluation", and the engine's.
@@ -148,7 +151,7 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     Ptr<AdcVirtualServer> GetVirtualServer() const;
     /// \return the proxy engine
     Ptr<AdcProxyEngine> GetEngine() const;
-    /// \return the SOURCEIP/SSLSESSION table (targets are internal indices)
+    /// \return the SOURCEIP or SSLSESSION table (targets are internal indices)
     Ptr<AdcPersistenceTable> GetPersistenceTable() const;
     /// \return the backup SOURCEIP table of COOKIEINSERT
     Ptr<AdcPersistenceTable> GetBackupPersistenceTable() const;
@@ -193,7 +196,12 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
      */
     AdcSelection FromTarget(const AdcLbContext& ctx, uint32_t target);
     /// Persistence lookup; \p how says which kind hit.
-    AdcSelection Lookup(const AdcLbContext& ctx, const AdcHttpCookies& cookies, std::string& how);
+    AdcSelection Lookup(const AdcLbContext& ctx,
+                        const AdcProxyFront& front,
+                        const AdcHttpCookies& cookies,
+                        std::string& how);
+    /// \return the persistence key of a SOURCEIP or SSLSESSION entry for the request
+    AdcPersistenceKey TableKey(const AdcLbContext& ctx, const AdcProxyFront& front) const;
     /// A table's "Expired".
     void OnExpired(const AdcPersistenceKey& key, uint32_t target);
     /// A table's "Overflow".
@@ -203,6 +211,7 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
 
     // attributes
     std::string m_name;            //!< "Name"
+    std::string m_serviceType;     //!< "ServiceType"
     uint16_t m_port;               //!< "Port"
     std::string m_persistenceName; //!< "PersistenceType"
     uint32_t m_timeout;            //!< "Timeout" (minutes)
