@@ -138,10 +138,10 @@ TEST_F(CsSslTest, CookieInsertAndSslSessionAreAllowedOnSslButNotOnHttp)
     cs->SetAttribute("ServiceType", StringValue("HTTP"));
     cs->SetAttribute("PersistenceType", StringValue("SSLSESSION"));
     EXPECT_NE(ConfigErrorOf([this]() { cs->CheckConfig(); }), "");
-    cs->SetAttribute("ServiceType", StringValue("TCP"));
+    cs->SetAttribute("ServiceType", StringValue("UDP"));
     cs->SetAttribute("PersistenceType", StringValue("SOURCEIP"));
     const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
-    EXPECT_TRUE(HasAll(e, {"ServiceType", "TCP", "HTTP, SSL"})) << e;
+    EXPECT_TRUE(HasAll(e, {"ServiceType", "UDP", "HTTP, SSL, SSL_BRIDGE, TCP"})) << e;
 }
 
 // REQ: CS-04

@@ -112,6 +112,7 @@ AdcHttpServerEngine::Start(Ptr<Node> node,
 {
     m_quiet = false;
     m_serverName = serverName;
+    m_tlsNode = node;
     auto listen = [&](const Address& local) {
         Ptr<Socket> s = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
         if (s->Bind(local) == -1 || s->Listen() == -1)
@@ -182,6 +183,16 @@ AdcHttpServerEngine::HandleAccept(Ptr<Socket> s, const Address& from)
     c.peer = from;
     m_idOf[s] = id;
     ++m_accepted;
+    if (m_tls)
+    {
+        AdcTlsEndpoint::Config config;
+        config.role = AdcTlsEndpoint::SERVER;
+        config.seed = 0x5e7e7c0de5ULL ^ (static_cast<uint64_t>(m_tlsNode->GetId()) << 40) ^ id;
+        config.canResume = [this](const std::vector<uint8_t>& sid) {
+            return m_tlsSessions.count(sid) > 0;
+        };
+        c.tls = std::make_shared<AdcTlsEndpoint>(config);
+    }
     s->SetRecvCallback(MakeCallback(&AdcHttpServerEngine::HandleRead, this));
     s->SetSendCallback(MakeCallback(&AdcHttpServerEngine::HandleSend, this));
     s->SetCloseCallbacks(MakeCallback(&AdcHttpServerEngine::HandlePeerClose, this),
@@ -220,6 +231,14 @@ AdcHttpServerEngine::HandleRead(Ptr<Socket> s)
         {
             continue; // after Connection: close or an error, further bytes are ignored
         }
+        if (it->second.tls)
+        {
+            p = TlsReceive(id, p);
+            if (!p || (it = m_conns.find(id)) == m_conns.end())
+            {
+                continue;
+            }
+        }
         it->second.parser.Feed(p);
         AdcHttpMessage req;
         // The owner may answer at once, which may close and erase the connection: look it up
@@ -235,6 +254,65 @@ AdcHttpServerEngine::HandleRead(Ptr<Socket> s)
             Reject(id, it->second.parser.GetError());
         }
     }
+}
+
+void
+AdcHttpServerEngine::SetTls(bool on)
+{
+    m_tls = on;
+}
+
+uint64_t
+AdcHttpServerEngine::WireBytes(const Conn& c, uint64_t n)
+{
+    if (!c.tls)
+    {
+        return n;
+    }
+    const uint64_t records = (n + AdcTlsRecord::kMaxPlaintext - 1) / AdcTlsRecord::kMaxPlaintext;
+    return n + records * AdcTlsRecord::kHeaderBytes;
+}
+
+int
+AdcHttpServerEngine::SendOn(Conn& c, Ptr<Packet> p)
+{
+    if (!c.tls)
+    {
+        return c.socket->Send(p);
+    }
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    const std::vector<uint8_t> records = c.tls->Send(bytes);
+    if (records.empty())
+    {
+        return static_cast<int>(p->GetSize()); // queued until the handshake ends, or failed
+    }
+    return c.socket->Send(Create<Packet>(records.data(), static_cast<uint32_t>(records.size())));
+}
+
+Ptr<Packet>
+AdcHttpServerEngine::TlsReceive(uint64_t id, Ptr<Packet> raw)
+{
+    Conn& c = m_conns.at(id);
+    std::vector<uint8_t> bytes(raw->GetSize());
+    raw->CopyData(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    const AdcTlsEndpoint::Result r = c.tls->Receive(bytes);
+    if (!r.toPeer.empty())
+    {
+        c.socket->Send(Create<Packet>(r.toPeer.data(), static_cast<uint32_t>(r.toPeer.size())));
+    }
+    if (r.justEstablished)
+    {
+        m_tlsSessions.insert(c.tls->GetSessionId());
+    }
+    if (c.tls->HasFailed())
+    {
+        Reject(id, "tls: " + c.tls->GetError());
+        return nullptr;
+    }
+    return r.appData.empty()
+               ? nullptr
+               : Create<Packet>(r.appData.data(), static_cast<uint32_t>(r.appData.size()));
 }
 
 void
@@ -370,13 +448,13 @@ AdcHttpServerEngine::SendSome(Conn& c, Response& r)
     {
         if (!r.text.empty())
         {
-            if (c.socket->GetTxAvailable() < r.text.size())
+            if (c.socket->GetTxAvailable() < WireBytes(c, r.text.size()))
             {
                 return false;
             }
             Ptr<Packet> p = Create<Packet>(reinterpret_cast<const uint8_t*>(r.text.data()),
                                            static_cast<uint32_t>(r.text.size()));
-            if (c.socket->Send(p) < 0)
+            if (SendOn(c, p) < 0)
             {
                 return false;
             }
@@ -389,14 +467,20 @@ AdcHttpServerEngine::SendSome(Conn& c, Response& r)
         }
         while (r.dataLeft > 0)
         {
-            const uint32_t n = static_cast<uint32_t>(
-                std::min<uint64_t>({r.dataLeft, c.socket->GetTxAvailable(), kMaxChunk}));
+            // With TLS, one record at a time (its 5-byte header takes room too).
+            const uint64_t room =
+                c.tls ? (c.socket->GetTxAvailable() > AdcTlsRecord::kHeaderBytes
+                             ? c.socket->GetTxAvailable() - AdcTlsRecord::kHeaderBytes
+                             : 0)
+                      : c.socket->GetTxAvailable();
+            const uint64_t most = c.tls ? AdcTlsRecord::kMaxPlaintext : kMaxChunk;
+            const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>({r.dataLeft, room, most}));
             if (n == 0)
             {
                 return false; // HandleSend resumes when the transmit buffer drains
             }
             Ptr<Packet> p = Create<Packet>(n);
-            if (c.socket->Send(p) < 0)
+            if (SendOn(c, p) < 0)
             {
                 return false;
             }

@@ -9,6 +9,7 @@
 #define ADC_HTTP_SERVER_ENGINE_H
 
 #include "ns3/adc-http-message.h"
+#include "ns3/adc-tls-endpoint.h"
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/callback.h"
@@ -22,6 +23,8 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 
 namespace ns3
@@ -76,6 +79,13 @@ class AdcHttpServerEngine
     void SetAcceptCallback(Callback<void, const Address&> cb);
     /// \param cb called for every packet (head or body bytes) handed to TCP
     void SetTxCallback(Callback<void, Ptr<const Packet>> cb);
+
+    /**
+     * \brief Speak TLS 1.2 on every connection accepted from now on (an HTTPS server: the
+     * server role of AdcTlsEndpoint; sessions it issued are resumable for the server's life).
+     * \param on whether to
+     */
+    void SetTls(bool on);
 
     /**
      * \brief Start listening (a second call while listening does nothing).
@@ -154,14 +164,25 @@ class AdcHttpServerEngine
     /// One accepted connection.
     struct Conn
     {
-        Ptr<Socket> socket;             //!< the connection's socket
-        Address peer;                   //!< the peer
-        AdcHttpStreamParser parser;     //!< request reassembly
-        std::deque<Response> responses; //!< responses in request order
-        bool closing{false};            //!< no more requests are read
-        bool peerClosed{false};         //!< the peer sent FIN
-        uint64_t nextSeq{0};            //!< sequence number of the next slot
+        Ptr<Socket> socket;                  //!< the connection's socket
+        Address peer;                        //!< the peer
+        AdcHttpStreamParser parser;          //!< request reassembly
+        std::deque<Response> responses;      //!< responses in request order
+        bool closing{false};                 //!< no more requests are read
+        bool peerClosed{false};              //!< the peer sent FIN
+        uint64_t nextSeq{0};                 //!< sequence number of the next slot
+        std::shared_ptr<AdcTlsEndpoint> tls; //!< TLS server side (SetTls), or null
     };
+
+    /// \param c a connection \param n plaintext bytes \return the bytes they take on the wire
+    static uint64_t WireBytes(const Conn& c, uint64_t n);
+    /// Send \p p on \p c, in application_data records with TLS. \return Socket::Send's result
+    int SendOn(Conn& c, Ptr<Packet> p);
+    /**
+     * \brief Take \p raw of connection \p id through its TLS endpoint (handshake answered).
+     * \return the application data it carried (null when none); the connection may be closed
+     */
+    Ptr<Packet> TlsReceive(uint64_t id, Ptr<Packet> raw);
 
     /// Open a listening socket on \p local.
     Ptr<Socket> Listen(const Address& local);
@@ -202,6 +223,9 @@ class AdcHttpServerEngine
     std::map<uint64_t, Conn> m_conns;              //!< open connections by id
     std::map<Ptr<Socket>, uint64_t> m_idOf;        //!< socket -> id (lookup only)
     uint64_t m_nextConnId;                         //!< next connection id (from 1)
+    bool m_tls{false};                             //!< SetTls
+    std::set<std::vector<uint8_t>> m_tlsSessions;  //!< session IDs issued (resumable)
+    Ptr<Node> m_tlsNode;                           //!< the node (TLS seeds)
     uint64_t m_served;                             //!< responses completed
     uint64_t m_bytesSent;                          //!< bytes handed to TCP
     uint64_t m_accepted;                           //!< connections accepted

@@ -47,6 +47,12 @@ AdcHttpServer::GetTypeId()
                           UintegerValue(80),
                           MakeUintegerAccessor(&AdcHttpServer::m_port),
                           MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Tls",
+                          "Serve HTTPS: TLS 1.2 on every connection (AdcTlsEndpoint, server "
+                          "role; sessions it issued can be resumed).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&AdcHttpServer::m_tls),
+                          MakeBooleanChecker())
             .AddAttribute("ServerName",
                           "Value of the Server response header; identifies the server in client "
                           "request records. Empty: \"server-<node id>\".",
@@ -249,6 +255,7 @@ AdcHttpServer::StartApplication()
     m_engine.SetRejectCallback(MakeCallback(&AdcHttpServer::HandleReject, this));
     m_engine.SetAcceptCallback(MakeCallback(&AdcHttpServer::HandleAccepted, this));
     m_engine.SetTxCallback(MakeCallback(&AdcHttpServer::HandleTx, this));
+    m_engine.SetTls(m_tls);
     m_engine.Start(GetNode(), m_port, "AdcHttpServer", m_serverName);
 }
 

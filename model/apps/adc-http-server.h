@@ -202,6 +202,7 @@ class AdcHttpServer : public Application
 
     uint16_t m_port;                                    //!< listening port
     std::string m_serverName;                           //!< "Server:" header value
+    bool m_tls{false};                                  //!< "Tls"
     uint32_t m_objectSize;                              //!< default body size
     TransferCoding m_coding;                            //!< "TransferCoding"
     uint32_t m_chunkSize;                               //!< "ChunkSize"

@@ -40,8 +40,9 @@ CsVirtualServer::GetTypeId()
                           MakeStringAccessor(&CsVirtualServer::m_name),
                           MakeStringChecker())
             .AddAttribute("ServiceType",
-                          "HTTP, or SSL (TLS 1.2 terminated on the client side; NetScaler's "
-                          "SSL is the requirements' HTTPS).",
+                          "HTTP; SSL (TLS 1.2 terminated on the client side; NetScaler's "
+                          "SSL is the requirements' HTTPS); SSL_BRIDGE (TLS passed through); "
+                          "TCP (connections relayed).",
                           StringValue("HTTP"),
                           MakeStringAccessor(&CsVirtualServer::m_serviceType),
                           MakeStringChecker())
@@ -138,6 +139,8 @@ CsVirtualServer::DoDispose()
     StopApplication();
     m_engine->Dispose();
     m_engine = nullptr;
+    m_relay = nullptr; // the node disposes it, as its application
+    m_bridges.clear();
     m_source = nullptr;
     m_vserver->Dispose();
     m_vserver = nullptr;
@@ -247,6 +250,12 @@ CsVirtualServer::GetEngine() const
     return m_engine;
 }
 
+Ptr<AdcTcpRelay>
+CsVirtualServer::GetRelay() const
+{
+    return m_relay;
+}
+
 Ptr<AdcPersistenceTable>
 CsVirtualServer::GetPersistenceTable() const
 {
@@ -309,10 +318,11 @@ CsVirtualServer::CheckConfig()
     // The configuration object checks the support matrix (CS-07) and the timeouts, with the
     // messages `set cs vserver` gives.
     const std::string type = AdcText::ToUpper(m_serviceType);
-    if (type != "HTTP" && type != "SSL")
+    if (type != "HTTP" && type != "SSL" && type != "SSL_BRIDGE" && type != "TCP")
     {
         throw AdcConfigError("CsVirtualServer '" + m_name + "': ServiceType '" + m_serviceType +
-                             "' has no CS datapath in this model; allowed values are HTTP, SSL");
+                             "' has no CS datapath in this model; allowed values are HTTP, SSL, "
+                             "SSL_BRIDGE, TCP");
     }
     m_serviceType = type;
     Ptr<AdcCsVserverConfig> check = CreateObject<AdcCsVserverConfig>();
@@ -345,6 +355,11 @@ CsVirtualServer::StartApplication()
     }
     m_source->SetAttribute("MappedIp", Ipv4AddressValue(source));
     m_source->CheckConfig(who);
+    if (m_serviceType == "SSL_BRIDGE" || m_serviceType == "TCP")
+    {
+        StartBridge();
+        return;
+    }
     m_engine->SetAttribute("Name", StringValue(m_name));
     m_engine->SetAttribute("ServicePort", UintegerValue(m_port));
     m_engine->Start(GetNode());

@@ -15,6 +15,8 @@
 #include "ns3/adc-proxy-engine.h"
 #include "ns3/adc-proxy-policy.h"
 #include "ns3/adc-source-address-policy.h"
+#include "ns3/adc-tcp-relay.h"
+#include "ns3/adc-tls-endpoint.h"
 #include "ns3/adc-virtual-server.h"
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
@@ -25,6 +27,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,8 +72,15 @@ class AdcCsVserverConfig;
  * address). Service types ("ServiceType"): HTTP, and SSL (HTTPS: the engine terminates TLS
  * 1.2, the services get plain HTTP, and SSLSESSION persistence keys on the client's TLS
  * session ID, AdcProxyFront::tlsSessionId, in the same table as SOURCEIP, with the same
- * limit). The configuration takes every NetScaler CS type (CS-07 is enforced there); the
- * other types' datapaths are not modelled.
+ * limit), and SSL_BRIDGE: TLS passes through the shared AdcTcpRelay untouched to services that
+ * terminate it themselves; the decision is taken per connection once the ClientHello has
+ * arrived (AdcTlsObserver): SSLSESSION looks up the session ID the client offers, SOURCEIP the
+ * client's address, then the policies (which see no HTTP request: CLIENT.IP and SYS.RANDOM
+ * tests work, HTTP.REQ texts are empty) and the default; the entry of a new session is made
+ * when the server's ServerHello shows its ID. A connection that is not TLS is refused
+ * (Decision "none"). TCP: the same relay, the choice made when the connection is accepted
+ * (SOURCEIP, then policies on the client's address). The configuration takes every NetScaler
+ * CS type (CS-07 is enforced there); SSL_TCP and UDP have no datapath here.
  *
  * Traces: "Decision" per request (LB vserver, service, how), "Persistence" per persistence
  * event (hit, miss, create, expire, overflow), the policies' "Evaluation", and the engine's.
@@ -151,6 +161,9 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     Ptr<AdcVirtualServer> GetVirtualServer() const;
     /// \return the proxy engine
     Ptr<AdcProxyEngine> GetEngine() const;
+    /// \return the TCP relay of an SSL_BRIDGE virtual server (null for other types, and
+    /// before it starts)
+    Ptr<AdcTcpRelay> GetRelay() const;
     /// \return the SOURCEIP or SSLSESSION table (targets are internal indices)
     Ptr<AdcPersistenceTable> GetPersistenceTable() const;
     /// \return the backup SOURCEIP table of COOKIEINSERT
@@ -202,6 +215,28 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
                         std::string& how);
     /// \return the persistence key of a SOURCEIP or SSLSESSION entry for the request
     AdcPersistenceKey TableKey(const AdcLbContext& ctx, const AdcProxyFront& front) const;
+
+    // SSL_BRIDGE (cs-virtual-server-bridge.cc)
+    /// An SSL_BRIDGE connection: what its TLS hellos said and where it went.
+    struct Bridge
+    {
+        AdcTlsObserver hellos; //!< both directions' hellos
+        AdcProxyFront front;   //!< the client, and the session once known
+        int64_t target{-1};    //!< its (LB vserver, service), -1 before the choice
+        bool persisted{false}; //!< the choice came from an entry
+        bool recorded{false};  //!< the ServerHello's session was looked at
+    };
+
+    /// Start the relay of an SSL_BRIDGE virtual server.
+    void StartBridge();
+    /// The relay's chooser: decide from the ClientHello.
+    AdcTcpRelay::Choice ChooseBridge(uint64_t id,
+                                     const InetSocketAddress& client,
+                                     Ptr<const Packet> bytes);
+    /// The relay's byte observer: the hellos; the ServerHello's session makes the entry.
+    void ObserveBridge(uint64_t id, bool toServer, Ptr<const Packet> bytes);
+    /// The relay's end observer.
+    void EndBridge(uint64_t id, const std::string& outcome);
     /// A table's "Expired".
     void OnExpired(const AdcPersistenceKey& key, uint32_t target);
     /// A table's "Overflow".
@@ -225,6 +260,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     AdcPersistenceType m_persistence;       //!< parsed "PersistenceType"
     AdcPersistenceType m_backup;            //!< parsed "PersistenceBackup"
     Ptr<AdcProxyEngine> m_engine;           //!< the proxy
+    Ptr<AdcTcpRelay> m_relay;               //!< SSL_BRIDGE: the relay
+    std::map<uint64_t, Bridge> m_bridges;   //!< SSL_BRIDGE connections by relay id
     Ptr<AdcSourceAddressPolicy> m_source;   //!< SNIP source of server connections
     Ptr<AdcVirtualServer> m_vserver;        //!< policies and default
     Ptr<AdcPersistenceTable> m_table;       //!< SOURCEIP / SSLSESSION entries

@@ -362,10 +362,74 @@ AdcTcpRelay::HandleAccept(Ptr<Socket> s, const Address& from)
     m_acceptTrace(from, local);
     NS_LOG_INFO("relay " << id << " " << r.clientIp << " -> " << r.destIp << ":" << r.destPort
                          << (r.local ? " (local)" : ""));
-    if (!r.local)
+    if (m_chooser)
+    {
+        // The chooser decides where every connection goes, those addressed to this node (a
+        // VIP of its own) included.
+        r.local = false;
+        r.choosing = true; // the server side opens once the chooser has seen enough
+        r.early = Create<Packet>();
+        Pump(id); // the chooser may decide before any byte (e.g. by the client's address)
+    }
+    else if (!r.local)
     {
         OpenServerSide(id);
     }
+}
+
+void
+AdcTcpRelay::SetDestinationChooser(DestinationChooser chooser)
+{
+    m_chooser = std::move(chooser);
+}
+
+void
+AdcTcpRelay::SetByteObserver(ByteObserver observer)
+{
+    m_byteObserver = std::move(observer);
+}
+
+void
+AdcTcpRelay::SetEndObserver(EndObserver observer)
+{
+    m_endObserver = std::move(observer);
+}
+
+void
+AdcTcpRelay::Choose(uint64_t id)
+{
+    Relay& r = m_relays.at(id);
+    // Read as Read does (bounded by RelayWindow), keeping a copy of the bytes for the chooser.
+    while (r.server.pending.GetBytes() < m_window)
+    {
+        Ptr<Packet> p = r.client.socket->Recv();
+        if (!p || p->GetSize() == 0)
+        {
+            break;
+        }
+        if (m_byteObserver)
+        {
+            m_byteObserver(id, true, p);
+        }
+        r.early->AddAtEnd(p);
+        r.server.pending.Push(p);
+    }
+    const Choice c = m_chooser(id, InetSocketAddress::ConvertFrom(r.clientAddr), r.early);
+    if (c.action == Choice::REFUSE || (c.action == Choice::WAIT && r.client.peerClosed))
+    {
+        End(id, "refused");
+        return;
+    }
+    if (c.action == Choice::WAIT)
+    {
+        return;
+    }
+    r.choosing = false;
+    r.early = nullptr;
+    r.destIp = c.destination;
+    r.destPort = c.port;
+    r.destAddr = InetSocketAddress(c.destination, c.port);
+    OpenServerSide(id);
 }
 
 void
@@ -487,6 +551,15 @@ AdcTcpRelay::Pump(uint64_t id)
         Discard(id);
         return;
     }
+    if (r.choosing)
+    {
+        Choose(id);
+        if (m_relays.count(id) == 0 || m_relays.at(id).choosing)
+        {
+            return; // refused, or still waiting for bytes
+        }
+        return; // the server side is connecting: HandleConnected pumps
+    }
     if (r.inPump)
     {
         r.pumpAgain = true; // the running loop goes round once more
@@ -496,8 +569,8 @@ AdcTcpRelay::Pump(uint64_t id)
     do
     {
         r.pumpAgain = false;
-        r.pumpAgain |= Move(r.client, r.server, true);
-        r.pumpAgain |= Move(r.server, r.client, false);
+        r.pumpAgain |= Move(id, r.client, r.server, true);
+        r.pumpAgain |= Move(id, r.server, r.client, false);
     } while (r.pumpAgain);
     r.inPump = false;
     if (r.client.shutdown && r.server.shutdown)
@@ -507,7 +580,7 @@ AdcTcpRelay::Pump(uint64_t id)
 }
 
 void
-AdcTcpRelay::Read(Side& from, AdcTxQueue& into, bool all)
+AdcTcpRelay::Read(uint64_t id, Side& from, AdcTxQueue& into, bool all, bool toServer)
 {
     while (all || into.GetBytes() < m_window)
     {
@@ -516,15 +589,19 @@ AdcTcpRelay::Read(Side& from, AdcTxQueue& into, bool all)
         {
             return;
         }
+        if (m_byteObserver)
+        {
+            m_byteObserver(id, toServer, p);
+        }
         into.Push(p);
     }
 }
 
 bool
-AdcTcpRelay::Move(Side& from, Side& to, bool toServer)
+AdcTcpRelay::Move(uint64_t id, Side& from, Side& to, bool toServer)
 {
     // Once the relay closed "from", nothing limits its peer but TCP's own window: read it all.
-    Read(from, to.pending, from.shutdown);
+    Read(id, from, to.pending, from.shutdown, toServer);
     Flush(to, toServer);
     // A close before the handshake completed would reset the connection: wait for it.
     if (to.shutdown || !to.connected || !from.peerClosed || !to.pending.IsEmpty() ||
@@ -536,7 +613,7 @@ AdcTcpRelay::Move(Side& from, Side& to, bool toServer)
     // unacknowledged (ns-3.37's ShutdownSend then waits for an empty buffer and never sends
     // it). Close() resets a connection with unread bytes, so read them first.
     const uint64_t before = from.pending.GetBytes();
-    Read(to, from.pending, true);
+    Read(id, to, from.pending, true, !toServer);
     to.shutdown = true;
     to.socket->Close();
     return from.pending.GetBytes() > before;
@@ -591,6 +668,10 @@ AdcTcpRelay::End(uint64_t id, const std::string& outcome)
     if (!m_disposing)
     {
         m_closedTrace(r.clientAddr, r.destAddr, r.server.sent, r.client.sent, outcome);
+    }
+    if (m_endObserver && !m_disposing)
+    {
+        m_endObserver(id, outcome);
     }
     if (r.lease && m_source)
     {

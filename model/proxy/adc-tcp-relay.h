@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -66,6 +67,34 @@ namespace ns3
 class AdcTcpRelay : public Application
 {
   public:
+    /// What a destination chooser decides for a connection from the client's first bytes.
+    struct Choice
+    {
+        /// The decisions.
+        enum Action
+        {
+            WAIT,    //!< not enough bytes yet: ask again when more arrive
+            CONNECT, //!< relay to \c destination
+            REFUSE   //!< close the connection ("Closed" outcome "refused")
+        };
+
+        Action action{WAIT};     //!< the decision
+        Ipv4Address destination; //!< CONNECT: the server
+        uint16_t port{0};        //!< CONNECT: its port
+    };
+
+    /**
+     * \brief Chooses the server of a connection from what its client sent first (e.g. an
+     * SSL_BRIDGE reading the TLS ClientHello): relay id, client address and port, every byte the
+     * client sent so far. Asked again as more bytes arrive while it answers WAIT.
+     */
+    using DestinationChooser =
+        std::function<Choice(uint64_t, const InetSocketAddress&, Ptr<const Packet>)>;
+    /// Sees every byte read from either side: relay id, true for client-to-server, the bytes.
+    using ByteObserver = std::function<void(uint64_t, bool, Ptr<const Packet>)>;
+    /// Told when a relay ends: relay id, its "Closed" outcome.
+    using EndObserver = std::function<void(uint64_t, const std::string&)>;
+
     /// \return the TypeId
     static TypeId GetTypeId();
     AdcTcpRelay();
@@ -92,13 +121,26 @@ class AdcTcpRelay : public Application
      * \param toServer bytes handed on from the client to the server
      * \param toClient bytes handed on from the server to the client
      * \param outcome "complete", "local", "connect-failed", "port-exhausted",
-     *        "reset-by-client", "reset-by-server" or "stopped"
+     *        "reset-by-client", "reset-by-server", "refused" (by the destination chooser) or
+     *        "stopped"
      */
     typedef void (*ClosedTracedCallback)(const Address& client,
                                          const Address& destination,
                                          uint64_t toServer,
                                          uint64_t toClient,
                                          const std::string& outcome);
+
+    /**
+     * \brief Choose each connection's server from the client's first bytes instead of the
+     * original destination or "Destination": the server side opens once the chooser says
+     * CONNECT; the bytes read until then are sent first.
+     * \param chooser the chooser (empty: none)
+     */
+    void SetDestinationChooser(DestinationChooser chooser);
+    /// \param observer sees the bytes of every relay (empty: none)
+    void SetByteObserver(ByteObserver observer);
+    /// \param observer told when each relay ends (empty: none)
+    void SetEndObserver(EndObserver observer);
 
     /// \param routing the node's AdcPolicyRouting (required with UseClientSource)
     void SetRouting(Ptr<AdcPolicyRouting> routing);
@@ -171,6 +213,8 @@ class AdcTcpRelay : public Application
         /// The USIP connection's source (client IP, port of the range), given back at the end.
         std::optional<AdcSourceAddressPolicy::Lease> lease;
         bool local{false};     //!< addressed to this node: discard, do not relay
+        bool choosing{false};  //!< waiting for the chooser's decision
+        Ptr<Packet> early;     //!< the client's bytes before the decision (for the chooser)
         bool inPump{false};    //!< Pump is running for it
         bool pumpAgain{false}; //!< Pump was requested while running
     };
@@ -208,9 +252,14 @@ class AdcTcpRelay : public Application
      * \param toServer the direction, for the counters and traces
      * \return true when bytes were queued the other way (the caller goes round again)
      */
-    bool Move(Side& from, Side& to, bool toServer);
-    /// Queue what \p from received on \p into: up to RelayWindow bytes, or all when \p all.
-    void Read(Side& from, AdcTxQueue& into, bool all);
+    bool Move(uint64_t id, Side& from, Side& to, bool toServer);
+    /**
+     * \brief Queue what \p from received on \p into: up to RelayWindow bytes, or all when
+     * \p all; the byte observer sees them (\p toServer: their direction in relay \p id).
+     */
+    void Read(uint64_t id, Side& from, AdcTxQueue& into, bool all, bool toServer);
+    /// Ask the chooser about relay \p id with what its client sent; open, wait or refuse.
+    void Choose(uint64_t id);
     /// Hand as much of \p side's queue to its socket as its transmit buffer takes.
     void Flush(Side& side, bool toServer);
     /// Discard what a local connection received; close it once its peer closed.
@@ -229,6 +278,9 @@ class AdcTcpRelay : public Application
     /// USIP sources (Mode CLIENT_IP over "PortRange"), the proxy engine's source policy
     Ptr<AdcSourceAddressPolicy> m_source;
 
+    DestinationChooser m_chooser;           //!< SetDestinationChooser
+    ByteObserver m_byteObserver;            //!< SetByteObserver
+    EndObserver m_endObserver;              //!< SetEndObserver
     Ptr<Socket> m_listen;                   //!< listening socket
     std::map<uint64_t, Relay> m_relays;     //!< relays by id (ascending: deterministic)
     std::map<Ptr<Socket>, uint64_t> m_idOf; //!< socket -> relay id (lookup only)

@@ -1,0 +1,172 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc CS: the CS virtual servers that relay TCP connections on the shared AdcTcpRelay:
+ * SSL_BRIDGE (TLS passed through, the LB vserver and service chosen per connection from the
+ * ClientHello, SSLSESSION entries made from the ServerHello) and TCP (chosen at the accept).
+ */
+
+#include "cs-virtual-server.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CsVirtualServerBridge");
+
+namespace
+{
+
+/// The client bytes the chooser waits for a ClientHello before refusing: the record layer's
+/// largest record and its header.
+constexpr uint32_t kMaxHelloBytes = AdcTlsRecord::kMaxFragment + AdcTlsRecord::kHeaderBytes;
+
+} // namespace
+
+void
+CsVirtualServer::StartBridge()
+{
+    m_relay = CreateObject<AdcTcpRelay>();
+    m_relay->SetAttribute("Port", UintegerValue(m_port));
+    m_relay->SetAttribute("UseClientSource", BooleanValue(false));
+    m_relay->SetDestinationChooser(
+        [this](uint64_t id, const InetSocketAddress& client, Ptr<const Packet> bytes) {
+            return ChooseBridge(id, client, bytes);
+        });
+    m_relay->SetByteObserver([this](uint64_t id, bool toServer, Ptr<const Packet> bytes) {
+        ObserveBridge(id, toServer, bytes);
+    });
+    m_relay->SetEndObserver(
+        [this](uint64_t id, const std::string& outcome) { EndBridge(id, outcome); });
+    GetNode()->AddApplication(m_relay); // starts now, as this application does
+}
+
+void
+CsVirtualServer::ObserveBridge(uint64_t id, bool toServer, Ptr<const Packet> bytes)
+{
+    Bridge& b = m_bridges[id];
+    if (m_serviceType == "TCP")
+    {
+        return; // nothing to read in plain TCP
+    }
+    std::vector<uint8_t> data(bytes->GetSize());
+    bytes->CopyData(data.data(), static_cast<uint32_t>(data.size()));
+    if (toServer)
+    {
+        b.hellos.FeedFromClient(data);
+        return;
+    }
+    b.hellos.FeedFromServer(data);
+    if (m_serviceType == "TCP" || b.recorded || b.target < 0 || !b.hellos.IsHelloDone())
+    {
+        return;
+    }
+    b.recorded = true;
+    const std::vector<uint8_t>& session = b.hellos.GetSessionId();
+    if (m_persistence != AdcPersistenceType::SSLSESSION || session.empty() ||
+        (b.persisted && b.hellos.IsResumed()))
+    {
+        return; // no SSLSESSION, or the session already has its entry
+    }
+    // A new session (or one the server did not resume): its entry names this connection's
+    // LB vserver and service.
+    const AdcPersistenceKey key = AdcPersistenceKey::FromSslSessionId(session);
+    if (m_table->Insert(key, static_cast<uint32_t>(b.target), Simulator::Now(), Minutes(m_timeout)))
+    {
+        ++m_created;
+        TracePersistence("create", key, b.target);
+    }
+}
+
+AdcTcpRelay::Choice
+CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<const Packet> bytes)
+{
+    Bridge& b = m_bridges[id];
+    AdcTcpRelay::Choice choice;
+    std::ostringstream who;
+    who << client.GetIpv4() << ":" << client.GetPort();
+    const bool tcp = m_serviceType == "TCP"; // plain TCP: decided at once, nothing read
+    if (!tcp && !b.hellos.IsClientHelloSeen())
+    {
+        if (b.hellos.GetError().empty() && bytes->GetSize() < kMaxHelloBytes)
+        {
+            return choice; // WAIT: the ClientHello is still arriving
+        }
+        ++m_unserved;
+        m_decisionTrace(who.str(), "", "", "", "none");
+        choice.action = AdcTcpRelay::Choice::REFUSE; // not TLS
+        return choice;
+    }
+    ++m_requests;
+    b.front.peerIp = client.GetIpv4();
+    b.front.peerPort = client.GetPort();
+    const std::vector<uint8_t>& offered = b.hellos.GetOfferedSessionId();
+    b.front.tlsSessionId.assign(offered.begin(), offered.end());
+    b.front.tlsServerName = b.hellos.GetServerName();
+    AdcLbContext ctx;
+    ctx.flow = AdcFlowKey(AdcIpAddress(client.GetIpv4()),
+                          AdcIpAddress(),
+                          client.GetPort(),
+                          m_port,
+                          AdcFlowKey::PROTO_TCP);
+    std::string how;
+    AdcSelection sel = Lookup(ctx, b.front, AdcHttpCookies(), how);
+    b.persisted = static_cast<bool>(sel.service);
+    if (!b.persisted)
+    {
+        sel = m_vserver->Select(ctx, Simulator::Now());
+        how = sel.how;
+    }
+    if (!sel.service)
+    {
+        ++m_unserved;
+        m_decisionTrace(who.str(), "", "", "", "none");
+        choice.action = AdcTcpRelay::Choice::REFUSE;
+        return choice;
+    }
+    m_hits += b.persisted ? 1 : 0;
+    ++m_perLb[sel.vserver->GetName()];
+    b.target = TargetOf(sel);
+    sel.vserver->ConnectionOpened(sel.service);
+    if (!b.persisted && m_persistence == AdcPersistenceType::SOURCEIP)
+    {
+        const AdcPersistenceKey key = TableKey(ctx, b.front);
+        if (m_table->Insert(key,
+                            static_cast<uint32_t>(b.target),
+                            Simulator::Now(),
+                            Minutes(m_timeout)))
+        {
+            ++m_created;
+            TracePersistence("create", key, b.target);
+        }
+    }
+    m_decisionTrace(who.str(), "", sel.vserver->GetName(), sel.service->GetName(), how);
+    choice.action = AdcTcpRelay::Choice::CONNECT;
+    choice.destination = sel.service->GetAddress().GetIpv4();
+    choice.port = sel.service->GetPort();
+    return choice;
+}
+
+void
+CsVirtualServer::EndBridge(uint64_t id, const std::string& /* outcome */)
+{
+    const auto it = m_bridges.find(id);
+    if (it == m_bridges.end())
+    {
+        return;
+    }
+    if (it->second.target >= 0)
+    {
+        const auto& [lb, service] = m_targets.at(it->second.target);
+        lb->ConnectionClosed(service);
+    }
+    m_bridges.erase(it);
+}
+
+} // namespace ns3
