@@ -4,6 +4,8 @@
 
 #include "adc-text.h"
 
+#include <cstdio>
+
 namespace ns3
 {
 
@@ -82,6 +84,18 @@ AdcText::FindControl(const std::string& s)
         }
     }
     return std::string::npos;
+}
+
+std::string
+AdcText::ShowByte(unsigned char c)
+{
+    if (c >= 0x20 && c < 0x7F)
+    {
+        return std::string("'") + static_cast<char>(c) + "'";
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "0x%02x", c);
+    return buf;
 }
 
 } // namespace ns3

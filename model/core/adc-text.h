@@ -70,6 +70,10 @@ class AdcText
      * field value must not hold), or std::string::npos
      */
     static std::size_t FindControl(const std::string& s);
+
+    /// \param c a byte \return it quoted when printable ("'a'"), else in hex ("0x0a"), for
+    /// error messages
+    static std::string ShowByte(unsigned char c);
 };
 
 } // namespace ns3

@@ -29,6 +29,10 @@
 namespace ns3
 {
 
+/// Memory of one std::map node besides its value (three links and the colour, rounded), as
+/// the per-flow memory figures of the proxy engine and the relay count it.
+constexpr std::size_t kAdcMapNodeOverhead = 4 * sizeof(void*);
+
 /// Ports tried by AdcBindFromRange when the stack still holds a just-released port.
 constexpr uint32_t kAdcBindAttempts = 8;
 

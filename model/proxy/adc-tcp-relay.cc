@@ -30,14 +30,6 @@ NS_LOG_COMPONENT_DEFINE("AdcTcpRelay");
 
 NS_OBJECT_ENSURE_REGISTERED(AdcTcpRelay);
 
-namespace
-{
-
-/// Overhead of one std::map node besides its value (three links and the colour, rounded).
-constexpr std::size_t kMapNodeOverhead = 4 * sizeof(void*);
-
-} // namespace
-
 TypeId
 AdcTcpRelay::GetTypeId()
 {
@@ -201,10 +193,10 @@ AdcTcpRelay::GetPerFlowStateBytes() const
 {
     // Queued packets are counted by their payload: the relay holds those bytes.
     std::size_t total =
-        m_idOf.size() * (sizeof(std::pair<Ptr<Socket>, uint64_t>) + kMapNodeOverhead);
+        m_idOf.size() * (sizeof(std::pair<Ptr<Socket>, uint64_t>) + kAdcMapNodeOverhead);
     for (const auto& kv : m_relays)
     {
-        total += sizeof(kv) + kMapNodeOverhead;
+        total += sizeof(kv) + kAdcMapNodeOverhead;
         for (const Side* side : {&kv.second.client, &kv.second.server})
         {
             total += side->pending.GetNPackets() * sizeof(Ptr<Packet>) + side->pending.GetBytes();
