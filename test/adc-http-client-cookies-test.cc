@@ -510,7 +510,9 @@ TEST_F(AdcHttpClientCookies, BadSettingsAreConfigErrors)
         HasAll(ConfigErrorOf([&]() { c->SetAttribute("OtherCookie", StringValue("a=1; b=2")); }),
                {"OtherCookie", "a=1; b=2"}));
     EXPECT_EQ(ConfigErrorOf([&]() { c->SetAttribute("OtherCookie", StringValue("")); }), "");
-    EXPECT_FALSE(c->SetAttributeFailSafe("CookiePolicy", StringValue("SOME")));
+    EXPECT_TRUE(
+        HasAll(ConfigErrorOf([&]() { c->SetAttribute("CookiePolicy", StringValue("SOME")); }),
+               {"CookiePolicy", "SOME", "NONE, KEEP, OTHER"}));
 
     lan = MakeLan(1, 1);
     server = Server(lan.servers.Get(0), "srv", 10);

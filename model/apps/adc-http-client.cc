@@ -14,7 +14,6 @@
 #include "ns3/address.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/ipv4.h"
@@ -148,14 +147,10 @@ AdcHttpClient::GetTypeId()
                           "and sends no Cookie; KEEP keeps cookies like a browser and returns "
                           "the unexpired ones; OTHER is KEEP without NSC_ cookies, always "
                           "returning OtherCookie.",
-                          EnumValue(AdcHttpClient::COOKIES_NONE),
-                          MakeEnumAccessor(&AdcHttpClient::m_cookiePolicy),
-                          MakeEnumChecker(AdcHttpClient::COOKIES_NONE,
-                                          "NONE",
-                                          AdcHttpClient::COOKIES_KEEP,
-                                          "KEEP",
-                                          AdcHttpClient::COOKIES_OTHER,
-                                          "OTHER"))
+                          StringValue("NONE"),
+                          MakeStringAccessor(&AdcHttpClient::SetCookiePolicyName,
+                                             &AdcHttpClient::GetCookiePolicyName),
+                          MakeStringChecker())
             .AddAttribute(
                 "OtherCookie",
                 "With CookiePolicy OTHER: the cookie always sent, \"name=value\" "
@@ -363,6 +358,26 @@ AdcHttpClient::SetOtherCookie(std::string cookie)
                              "without spaces around '='");
     }
     m_otherCookie = cookie;
+}
+
+void
+AdcHttpClient::SetCookiePolicyName(std::string name)
+{
+    static const std::vector<std::string> kNames = {"NONE", "KEEP", "OTHER"};
+    const int i = AdcText::Find(name, kNames, AdcText::INSENSITIVE);
+    if (i < 0)
+    {
+        throw AdcConfigError("AdcHttpClient: CookiePolicy '" + name +
+                             "' is not allowed; allowed values are NONE, KEEP, OTHER");
+    }
+    m_cookiePolicy = static_cast<CookiePolicy>(i);
+}
+
+std::string
+AdcHttpClient::GetCookiePolicyName() const
+{
+    static const std::vector<std::string> kNames = {"NONE", "KEEP", "OTHER"};
+    return kNames.at(m_cookiePolicy);
 }
 
 std::string

@@ -322,6 +322,8 @@ class AdcHttpClient : public Application
     Time GetRequestTimeout() const;
     void SetHost(std::string host);
     std::string GetHost() const;
+    void SetCookiePolicyName(std::string name);
+    std::string GetCookiePolicyName() const;
     void SetOtherCookie(std::string cookie);
     std::string GetOtherCookie() const;
     void SetTransactionLength(uint32_t n);
