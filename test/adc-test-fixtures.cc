@@ -9,6 +9,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 namespace ns3
@@ -85,6 +86,47 @@ ParseResponses(const std::string& bytes, std::vector<uint64_t>* bodies, bool clo
 }
 
 // ---- checks ---------------------------------------------------------------------------------
+
+std::string
+RunCommand(const std::string& command)
+{
+    std::string out;
+    char buf[4096];
+    FILE* f = popen(command.c_str(), "r");
+    for (std::size_t n; f != nullptr && (n = fread(buf, 1, sizeof(buf), f)) > 0;)
+    {
+        out.append(buf, n);
+    }
+    if (f != nullptr)
+    {
+        pclose(f);
+    }
+    return out;
+}
+
+std::vector<std::string>
+OutputLines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream is(text);
+    std::string line;
+    while (std::getline(is, line))
+    {
+        std::string clean;
+        for (char c : line)
+        {
+            if (c != ':' && c != '\r')
+            {
+                clean.push_back(c);
+            }
+        }
+        if (!clean.empty())
+        {
+            out.push_back(clean);
+        }
+    }
+    return out;
+}
 
 std::string
 ConfigErrorOf(const std::function<void()>& f)

@@ -52,6 +52,15 @@ std::vector<AdcHttpMessage> ParseResponses(const std::string& bytes,
                                            std::vector<uint64_t>* bodies = nullptr,
                                            bool closed = false);
 
+// ---- tools ----------------------------------------------------------------------------------
+
+/// \param command a shell command \return its standard output ("" when it could not run)
+std::string RunCommand(const std::string& command);
+
+/// \param text command output \return its non-empty lines, ':' and '\r' removed (tshark's
+/// field output, e.g. session IDs as hex)
+std::vector<std::string> OutputLines(const std::string& text);
+
 // ---- checks ---------------------------------------------------------------------------------
 
 /// \param f code to run \return the message of the AdcConfigError \p f throws ("" when none)

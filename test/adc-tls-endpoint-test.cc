@@ -13,6 +13,8 @@
 // REQ: CS-07 (SSLSESSION on HTTPS (endpoint) and SSL_BRIDGE (observer): both read the TLS
 //             session ID from the hellos)
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-tls-endpoint.h"
 #include "ns3/adc-tls-record.h"
@@ -664,49 +666,6 @@ class EndpointScenario
     std::map<Socket*, std::unique_ptr<Ep>> m_eps; //!< per socket
 };
 
-/// \param command a shell command \return its standard output
-std::string
-RunCommand(const std::string& command)
-{
-    std::string out;
-    char buf[4096];
-    FILE* f = popen(command.c_str(), "r");
-    for (std::size_t n; f != nullptr && (n = fread(buf, 1, sizeof(buf), f)) > 0;)
-    {
-        out.append(buf, n);
-    }
-    if (f != nullptr)
-    {
-        pclose(f);
-    }
-    return out;
-}
-
-/// \param text lines \return the non-empty lines, ':' and '\r' removed
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream is(text);
-    std::string line;
-    while (std::getline(is, line))
-    {
-        std::string clean;
-        for (char c : line)
-        {
-            if (c != ':' && c != '\r')
-            {
-                clean.push_back(c);
-            }
-        }
-        if (!clean.empty())
-        {
-            out.push_back(clean);
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 TEST(AdcTlsEndpoint, PcapOfFullAndResumedConnectionDecodesInWireshark)
@@ -760,8 +719,8 @@ TEST(AdcTlsEndpoint, PcapOfFullAndResumedConnectionDecodesInWireshark)
     ASSERT_TRUE(std::filesystem::exists(pcap)) << pcap;
     const std::string tshark = "tshark -n -r '" + pcap + "' ";
     auto fields = [&](const std::string& filter, const std::string& field) {
-        return Lines(RunCommand(tshark + "-Y '" + filter + "' -T fields -E occurrence=a -e " +
-                                field + " 2>/dev/null"));
+        return adctest::OutputLines(adctest::RunCommand(
+            tshark + "-Y '" + filter + "' -T fields -E occurrence=a -e " + field + " 2>/dev/null"));
     };
     // Every handshake type of RFC 5246 7.3 that goes in clear, once per full handshake.
     std::map<std::string, int> types;

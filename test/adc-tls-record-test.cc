@@ -12,6 +12,8 @@
 // REQ: CS-07 (SSLSESSION applies to HTTPS, SSL_BRIDGE, SSL_TCP: what those vservers carry is
 //             TLS records, whose session ID this framing reads)
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-tls-record.h"
 #include "ns3/core-module.h"
@@ -741,51 +743,6 @@ class TlsScenario
     std::map<Socket*, AdcTlsClientHello> m_hello;    //!< hellos sent
 };
 
-/// \param command a shell command \return its standard output
-std::string
-RunCommand(const std::string& command)
-{
-    std::string out;
-    FILE* f = popen(command.c_str(), "r");
-    if (f == nullptr)
-    {
-        return out;
-    }
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-    {
-        out.append(buf, n);
-    }
-    pclose(f);
-    return out;
-}
-
-/// \param text lines \return the non-empty lines, ':' removed
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream is(text);
-    std::string line;
-    while (std::getline(is, line))
-    {
-        std::string clean;
-        for (char c : line)
-        {
-            if (c != ':' && c != '\r')
-            {
-                clean.push_back(c);
-            }
-        }
-        if (!clean.empty())
-        {
-            out.push_back(clean);
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 TEST(AdcTlsRecord, PcapDecodesAsTlsInWireshark)
@@ -846,8 +803,8 @@ TEST(AdcTlsRecord, PcapDecodesAsTlsInWireshark)
     ASSERT_TRUE(std::filesystem::exists(pcap)) << pcap;
     const std::string tshark = "tshark -n -r '" + pcap + "' ";
     auto fields = [&](const std::string& filter, const std::string& field) {
-        return Lines(
-            RunCommand(tshark + "-Y '" + filter + "' -T fields -e " + field + " 2>/dev/null"));
+        return adctest::OutputLines(adctest::RunCommand(
+            tshark + "-Y '" + filter + "' -T fields -e " + field + " 2>/dev/null"));
     };
     // Both ClientHellos and both ServerHellos decode, with type 1 and 2.
     const auto chIds = fields("tls.handshake.type == 1", "tls.handshake.session_id_length");
