@@ -31,17 +31,6 @@ class CsBridgeTest : public CsVirtualServerTest
             lan.servers.Get(v)->GetApplication(0)->SetAttribute("Tls", BooleanValue(true));
         }
     }
-
-    /// \param c a LAN client \param start when \param n requests, 2 s apart
-    /// \return a TLS client resuming its session on a new connection per request
-    Ptr<AdcHttpClient> TlsClient(uint32_t c, Time start, uint32_t n)
-    {
-        Ptr<AdcHttpClient> cli = Client(c, start, n);
-        cli->SetAttribute("Remote", AddressValue(InetSocketAddress(lan.ServerIp(0), 443)));
-        cli->SetAttribute("Tls", BooleanValue(true));
-        cli->SetAttribute("Persistent", BooleanValue(false));
-        return cli;
-    }
 };
 
 } // namespace

@@ -35,19 +35,6 @@ class CsSslTest : public CsVirtualServerTest
         handshakes.push_back({peer, sessionId, resumed});
     }
 
-    /// \param c a LAN client \param start when \param n requests, 2 s apart \param resume
-    /// whether it offers its last session again
-    /// \return a TLS client with one connection per request
-    Ptr<AdcHttpClient> TlsClient(uint32_t c, Time start, uint32_t n, bool resume = true)
-    {
-        Ptr<AdcHttpClient> cli = Client(c, start, n);
-        cli->SetAttribute("Remote", AddressValue(InetSocketAddress(lan.ServerIp(0), 443)));
-        cli->SetAttribute("Tls", BooleanValue(true));
-        cli->SetAttribute("TlsResume", BooleanValue(resume));
-        cli->SetAttribute("Persistent", BooleanValue(false)); // a handshake per request
-        return cli;
-    }
-
     /// One "TlsHandshake" of the engine.
     struct Handshake
     {
@@ -68,7 +55,7 @@ TEST_F(CsSslTest, SslSessionPersistenceKeepsResumedSessionsOnTheOldVersion)
     cs->SetAttribute("Timeout", UintegerValue(10));
     RequestRecords c1;
     RequestRecords c2;
-    c1.Attach(TlsClient(0, Seconds(1), 2)); // 3 s, 5 s: the second resumes the first session
+    c1.Attach(TlsClient(0, Seconds(1), 2));   // 3 s, 5 s: the second resumes the first session
     c2.Attach(TlsClient(1, Seconds(3.5), 1)); // 5.5 s: a new client after the change
     BindV2At(Seconds(4));
     Run(Seconds(20));

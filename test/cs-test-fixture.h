@@ -128,6 +128,20 @@ class CsVirtualServerTest : public ::testing::Test
                             [this, rule]() { cs->BindPolicy(Policy("pol-v2", rule, 10), lbs[1]); });
     }
 
+    /// \param c a LAN client \param start when \param n requests, 2 s apart \param resume
+    /// whether it offers its last session again
+    /// \return a TLS client to the VIP's port 443, with one connection (and handshake) per
+    /// request
+    Ptr<AdcHttpClient> TlsClient(uint32_t c, Time start, uint32_t n, bool resume = true)
+    {
+        Ptr<AdcHttpClient> cli = Client(c, start, n);
+        cli->SetAttribute("Remote", AddressValue(InetSocketAddress(lan.ServerIp(0), 443)));
+        cli->SetAttribute("Tls", BooleanValue(true));
+        cli->SetAttribute("TlsResume", BooleanValue(resume));
+        cli->SetAttribute("Persistent", BooleanValue(false)); // a handshake per request
+        return cli;
+    }
+
     /// \param client a LAN client \param times when it sends a request each
     /// \return an HTTP client sending one request at each of \p times (1 s apart)
     Ptr<AdcHttpClient> Client(uint32_t client, Time start, uint32_t requests)
