@@ -125,10 +125,11 @@ TEST_F(CsSslTest, CookieInsertAndSslSessionAreAllowedOnSslButNotOnHttp)
     cs->SetAttribute("ServiceType", StringValue("HTTP"));
     cs->SetAttribute("PersistenceType", StringValue("SSLSESSION"));
     EXPECT_NE(ConfigErrorOf([this]() { cs->CheckConfig(); }), "");
-    cs->SetAttribute("ServiceType", StringValue("UDP"));
-    cs->SetAttribute("PersistenceType", StringValue("SOURCEIP"));
+    // RTSP is a NetScaler CS type this model has no datapath for.
+    cs->SetAttribute("ServiceType", StringValue("RTSP"));
+    cs->SetAttribute("PersistenceType", StringValue("NONE"));
     const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
-    EXPECT_TRUE(HasAll(e, {"ServiceType", "UDP", "HTTP, SSL, SSL_BRIDGE, TCP"})) << e;
+    EXPECT_TRUE(HasAll(e, {"ServiceType", "RTSP", "HTTP, SSL, SSL_BRIDGE, SSL_TCP, TCP"})) << e;
 }
 
 // REQ: CS-04

@@ -3,13 +3,16 @@
  *
  * ns3-adc CS: the CS virtual servers that relay TCP connections on the shared AdcTcpRelay:
  * SSL_BRIDGE (TLS passed through, the LB vserver and service chosen per connection from the
- * ClientHello, SSLSESSION entries made from the ServerHello) and TCP (chosen at the accept).
+ * ClientHello, SSLSESSION entries made from the ServerHello), SSL_TCP (TLS terminated by the
+ * relay's AdcTlsRelayCodec, chosen once the handshake completed) and TCP (chosen at the
+ * accept).
  */
 
 #include "cs-virtual-server.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -44,6 +47,25 @@ CsVirtualServer::StartBridge()
     });
     m_relay->SetEndObserver(
         [this](uint64_t id, const std::string& outcome) { EndBridge(id, outcome); });
+    if (m_serviceType == "SSL_TCP")
+    {
+        // TLS terminated on the relay's client side, with the engine's TLS settings.
+        TimeValue timeout;
+        m_engine->GetAttribute("TlsSessionTimeout", timeout);
+        UintegerValue seed;
+        m_engine->GetAttribute("TlsSeed", seed);
+        m_tlsCache.SetTimeout(timeout.Get());
+        const uint64_t base =
+            seed.Get() * 0x9e3779b97f4a7c15ULL ^ (static_cast<uint64_t>(GetNode()->GetId()) << 40);
+        m_relay->SetClientCodec([this, base](uint64_t id, const InetSocketAddress& client) {
+            auto codec = std::make_shared<AdcTlsRelayCodec>(m_tlsCache, base ^ id, nullptr);
+            Bridge& b = m_bridges[id];
+            b.tls = codec;
+            b.front.peerIp = client.GetIpv4();
+            b.front.peerPort = client.GetPort();
+            return codec;
+        });
+    }
     GetNode()->AddApplication(m_relay); // starts now, as this application does
 }
 
@@ -51,9 +73,9 @@ void
 CsVirtualServer::ObserveBridge(uint64_t id, bool toServer, Ptr<const Packet> bytes)
 {
     Bridge& b = m_bridges[id];
-    if (m_serviceType == "TCP")
+    if (m_serviceType != "SSL_BRIDGE")
     {
-        return; // nothing to read in plain TCP
+        return; // TCP: nothing to read; SSL_TCP: the codec knows the session
     }
     std::vector<uint8_t> data(bytes->GetSize());
     bytes->CopyData(data.data(), static_cast<uint32_t>(data.size()));
@@ -92,7 +114,15 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
     std::ostringstream who;
     who << client.GetIpv4() << ":" << client.GetPort();
     const bool tcp = m_serviceType == "TCP"; // plain TCP: decided at once, nothing read
-    if (!tcp && !b.hellos.IsClientHelloSeen())
+    const bool sslTcp = m_serviceType == "SSL_TCP";
+    if (sslTcp)
+    {
+        if (!b.tls->GetEndpoint().IsEstablished())
+        {
+            return choice; // WAIT: the handshake goes on (the relay ends one that fails)
+        }
+    }
+    else if (!tcp && !b.hellos.IsClientHelloSeen())
     {
         if (b.hellos.GetError().empty() && bytes->GetSize() < kMaxHelloBytes)
         {
@@ -106,9 +136,13 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
     ++m_requests;
     b.front.peerIp = client.GetIpv4();
     b.front.peerPort = client.GetPort();
-    const std::vector<uint8_t>& offered = b.hellos.GetOfferedSessionId();
-    b.front.tlsSessionId.assign(offered.begin(), offered.end());
-    b.front.tlsServerName = b.hellos.GetServerName();
+    // The session to look up: SSL_TCP's own (resumed or new), or the one the ClientHello offers.
+    const std::vector<uint8_t>& session =
+        sslTcp ? b.tls->GetEndpoint().GetSessionId() : b.hellos.GetOfferedSessionId();
+    b.front.tlsSessionId.assign(session.begin(), session.end());
+    b.front.tlsResumed = sslTcp && b.tls->GetEndpoint().IsResumed();
+    b.front.tlsServerName =
+        sslTcp ? b.tls->GetEndpoint().GetServerName() : b.hellos.GetServerName();
     AdcLbContext ctx;
     ctx.flow = AdcFlowKey(AdcIpAddress(client.GetIpv4()),
                           AdcIpAddress(),
@@ -134,7 +168,9 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
     ++m_perLb[sel.vserver->GetName()];
     b.target = TargetOf(sel);
     sel.vserver->ConnectionOpened(sel.service);
-    if (!b.persisted && m_persistence == AdcPersistenceType::SOURCEIP)
+    // SSL_BRIDGE's SSLSESSION entries wait for the ServerHello; SSL_TCP knows its session.
+    if (!b.persisted && (m_persistence == AdcPersistenceType::SOURCEIP ||
+                         (sslTcp && m_persistence == AdcPersistenceType::SSLSESSION)))
     {
         const AdcPersistenceKey key = TableKey(ctx, b.front);
         if (m_table->Insert(key,
@@ -154,17 +190,24 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
 }
 
 void
-CsVirtualServer::EndBridge(uint64_t id, const std::string& /* outcome */)
+CsVirtualServer::EndBridge(uint64_t id, const std::string& outcome)
 {
     const auto it = m_bridges.find(id);
     if (it == m_bridges.end())
     {
         return;
     }
-    if (it->second.target >= 0)
+    const Bridge& b = it->second;
+    if (b.target >= 0)
     {
-        const auto& [lb, service] = m_targets.at(it->second.target);
+        const auto& [lb, service] = m_targets.at(b.target);
         lb->ConnectionClosed(service);
+    }
+    else if (outcome == "codec-failed")
+    {
+        // SSL_TCP: the handshake failed before any choice (the client got the alert).
+        ++m_unserved;
+        m_decisionTrace(AdcEndpointText(b.front.peerIp, b.front.peerPort), "", "", "", "none");
     }
     m_bridges.erase(it);
 }

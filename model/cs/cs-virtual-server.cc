@@ -42,7 +42,8 @@ CsVirtualServer::GetTypeId()
             .AddAttribute("ServiceType",
                           "HTTP; SSL (TLS 1.2 terminated on the client side; NetScaler's "
                           "SSL is the requirements' HTTPS); SSL_BRIDGE (TLS passed through); "
-                          "TCP (connections relayed).",
+                          "SSL_TCP (TLS terminated, the bytes relayed); TCP (connections "
+                          "relayed).",
                           StringValue("HTTP"),
                           MakeStringAccessor(&CsVirtualServer::m_serviceType),
                           MakeStringChecker())
@@ -318,11 +319,12 @@ CsVirtualServer::CheckConfig()
     // The configuration object checks the support matrix (CS-07) and the timeouts, with the
     // messages `set cs vserver` gives.
     const std::string type = AdcText::ToUpper(m_serviceType);
-    if (type != "HTTP" && type != "SSL" && type != "SSL_BRIDGE" && type != "TCP")
+    if (type != "HTTP" && type != "SSL" && type != "SSL_BRIDGE" && type != "TCP" &&
+        type != "SSL_TCP")
     {
         throw AdcConfigError("CsVirtualServer '" + m_name + "': ServiceType '" + m_serviceType +
                              "' has no CS datapath in this model; allowed values are HTTP, SSL, "
-                             "SSL_BRIDGE, TCP");
+                             "SSL_BRIDGE, SSL_TCP, TCP");
     }
     m_serviceType = type;
     Ptr<AdcCsVserverConfig> check = CreateObject<AdcCsVserverConfig>();
@@ -355,7 +357,7 @@ CsVirtualServer::StartApplication()
     }
     m_source->SetAttribute("MappedIp", Ipv4AddressValue(source));
     m_source->CheckConfig(who);
-    if (m_serviceType == "SSL_BRIDGE" || m_serviceType == "TCP")
+    if (m_serviceType == "SSL_BRIDGE" || m_serviceType == "TCP" || m_serviceType == "SSL_TCP")
     {
         StartBridge();
         return;

@@ -17,6 +17,7 @@
 #include "ns3/adc-source-address-policy.h"
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/adc-tls-endpoint.h"
+#include "ns3/adc-tls-termination.h"
 #include "ns3/adc-virtual-server.h"
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
@@ -79,8 +80,13 @@ class AdcCsVserverConfig;
  * tests work, HTTP.REQ texts are empty) and the default; the entry of a new session is made
  * when the server's ServerHello shows its ID. A connection that is not TLS is refused
  * (Decision "none"). TCP: the same relay, the choice made when the connection is accepted
- * (SOURCEIP, then policies on the client's address). The configuration takes every NetScaler
- * CS type (CS-07 is enforced there); SSL_TCP and UDP have no datapath here.
+ * (SOURCEIP, then policies on the client's address). SSL_TCP: the same relay terminates TLS
+ * on the client side (AdcTlsRelayCodec, with the engine's "TlsSessionTimeout" and "TlsSeed")
+ * and relays the clear bytes to the services; the choice is made once the handshake completed,
+ * so SSLSESSION keys on the session the CS vserver issued or resumed, and its entry is made at
+ * the choice; a client whose handshake fails gets the alert and is counted unserved (Decision
+ * "none"). The configuration takes every NetScaler CS type (CS-07 is enforced there); UDP has
+ * no datapath here.
  *
  * Traces: "Decision" per request (LB vserver, service, how), "Persistence" per persistence
  * event (hit, miss, create, expire, overflow), the policies' "Evaluation", and the engine's.
@@ -225,6 +231,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
         int64_t target{-1};    //!< its (LB vserver, service), -1 before the choice
         bool persisted{false}; //!< the choice came from an entry
         bool recorded{false};  //!< the ServerHello's session was looked at
+        /// SSL_TCP: the TLS termination on the client side (the relay holds it too)
+        std::shared_ptr<AdcTlsRelayCodec> tls;
     };
 
     /// Start the relay of an SSL_BRIDGE virtual server.
@@ -262,6 +270,7 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     Ptr<AdcProxyEngine> m_engine;           //!< the proxy
     Ptr<AdcTcpRelay> m_relay;               //!< SSL_BRIDGE: the relay
     std::map<uint64_t, Bridge> m_bridges;   //!< SSL_BRIDGE connections by relay id
+    AdcTlsSessionCache m_tlsCache;          //!< SSL_TCP: the session cache
     Ptr<AdcSourceAddressPolicy> m_source;   //!< SNIP source of server connections
     Ptr<AdcVirtualServer> m_vserver;        //!< policies and default
     Ptr<AdcPersistenceTable> m_table;       //!< SOURCEIP / SSLSESSION entries

@@ -48,20 +48,11 @@ Hex(const std::vector<uint8_t>& id)
 void
 AdcProxyEngine::StartFrontTls(Front& f)
 {
-    AdcTlsEndpoint::Config config;
-    config.role = AdcTlsEndpoint::SERVER;
+    m_tlsCache.SetTimeout(m_tlsSessionTimeout);
     // Different per engine (seed, node) and per connection, the same in every run.
-    config.seed = m_tlsSeed * 0x9e3779b97f4a7c15ULL ^
-                  (static_cast<uint64_t>(m_node ? m_node->GetId() : 0) << 40) ^ f.info.id;
-    config.canResume = [this](const std::vector<uint8_t>& id) { return CanResume(id); };
-    f.tls = std::make_shared<AdcTlsEndpoint>(config);
-}
-
-bool
-AdcProxyEngine::CanResume(const std::vector<uint8_t>& id) const
-{
-    const auto it = m_tlsSessions.find(id);
-    return it != m_tlsSessions.end() && Simulator::Now() < it->second;
+    f.tls = m_tlsCache.MakeServerEndpoint(
+        m_tlsSeed * 0x9e3779b97f4a7c15ULL ^
+        (static_cast<uint64_t>(m_node ? m_node->GetId() : 0) << 40) ^ f.info.id);
 }
 
 Ptr<Packet>
@@ -86,14 +77,7 @@ AdcProxyEngine::FrontTlsReceive(Front& f, Ptr<Packet> raw)
         if (!f.tls->IsResumed())
         {
             // A new session is resumable for TlsSessionTimeout from its creation.
-            if (m_tlsSessions.size() % 1024 == 1023)
-            {
-                for (auto it = m_tlsSessions.begin(); it != m_tlsSessions.end();)
-                {
-                    it = Simulator::Now() >= it->second ? m_tlsSessions.erase(it) : ++it;
-                }
-            }
-            m_tlsSessions[id] = Simulator::Now() + m_tlsSessionTimeout;
+            m_tlsCache.Remember(id, Simulator::Now());
         }
         if (!m_quiet)
         {

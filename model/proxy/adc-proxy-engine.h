@@ -14,6 +14,7 @@
 #include "adc-proxy-server-pool.h"
 #include "adc-socket-util.h"
 #include "adc-source-address-policy.h"
+#include "adc-tls-termination.h"
 
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-tls-endpoint.h"
@@ -398,8 +399,6 @@ class AdcProxyEngine : public Object
     Ptr<Packet> FrontTlsReceive(Front& f, Ptr<Packet> raw);
     /// Queue \p p for client \p f, in application_data records when it speaks TLS.
     void PushToClient(Front& f, Ptr<Packet> p);
-    /// \param id a session ID \return whether it was issued within TlsSessionTimeout
-    bool CanResume(const std::vector<uint8_t>& id) const;
 
     // helpers
     /// \return the client of socket \p s, 0 if unknown
@@ -450,8 +449,7 @@ class AdcProxyEngine : public Object
     uint64_t m_tlsHandshakes{0}; //!< see GetTlsHandshakes
     uint64_t m_tlsResumed{0};    //!< see GetTlsResumed
     uint64_t m_tlsFailures{0};   //!< see GetTlsFailures
-    /// session ID -> when it stops being resumable (the session cache)
-    std::map<std::vector<uint8_t>, Time> m_tlsSessions;
+    AdcTlsSessionCache m_tlsCache; //!< the session cache (TlsSessionTimeout)
 
     TracedCallback<const std::string&, const std::string&> m_acceptTrace; //!< "Accept"
     TracedCallback<const std::string&, const std::string&, const std::string&, bool>

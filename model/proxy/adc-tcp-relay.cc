@@ -351,6 +351,10 @@ AdcTcpRelay::HandleAccept(Ptr<Socket> s, const Address& from)
     }
     m_idOf[s] = id;
     Watch(s);
+    if (m_codecFactory)
+    {
+        r.codec = m_codecFactory(id, InetSocketAddress::ConvertFrom(from));
+    }
     m_acceptTrace(from, local);
     NS_LOG_INFO("relay " << id << " " << r.clientIp << " -> " << r.destIp << ":" << r.destPort
                          << (r.local ? " (local)" : ""));
@@ -388,6 +392,39 @@ AdcTcpRelay::SetEndObserver(EndObserver observer)
 }
 
 void
+AdcTcpRelay::SetClientCodec(CodecFactory factory)
+{
+    m_codecFactory = std::move(factory);
+}
+
+Ptr<Packet>
+AdcTcpRelay::Decode(Relay& r, Ptr<Packet> p, bool toServer)
+{
+    if (!r.codec)
+    {
+        return p;
+    }
+    if (!toServer)
+    {
+        return r.codec->FromServer(p);
+    }
+    Ptr<Packet> back;
+    Ptr<Packet> out = r.codec->FromClient(p, back);
+    if (back && back->GetSize() > 0)
+    {
+        r.client.pending.Push(back);
+    }
+    return out && out->GetSize() > 0 ? out : nullptr;
+}
+
+bool
+AdcTcpRelay::CodecFailed(uint64_t id)
+{
+    const auto it = m_relays.find(id);
+    return it != m_relays.end() && it->second.codec && !it->second.codec->GetFailure().empty();
+}
+
+void
 AdcTcpRelay::Choose(uint64_t id)
 {
     Relay& r = m_relays.at(id);
@@ -403,8 +440,21 @@ AdcTcpRelay::Choose(uint64_t id)
         {
             m_byteObserver(id, true, p);
         }
-        r.early->AddAtEnd(p);
-        r.server.pending.Push(p);
+        p = Decode(r, p, true);
+        if (p)
+        {
+            r.early->AddAtEnd(p);
+            r.server.pending.Push(p);
+        }
+    }
+    if (r.codec)
+    {
+        Flush(r.client, false); // e.g. the TLS handshake, before any server is chosen
+        if (CodecFailed(id))
+        {
+            End(id, "codec-failed");
+            return;
+        }
     }
     const Choice c = m_chooser(id, InetSocketAddress::ConvertFrom(r.clientAddr), r.early);
     if (c.action == Choice::REFUSE || (c.action == Choice::WAIT && r.client.peerClosed))
@@ -565,6 +615,11 @@ AdcTcpRelay::Pump(uint64_t id)
         r.pumpAgain |= Move(id, r.server, r.client, false);
     } while (r.pumpAgain);
     r.inPump = false;
+    if (CodecFailed(id))
+    {
+        End(id, "codec-failed"); // its alert was handed to the client's socket
+        return;
+    }
     if (r.client.shutdown && r.server.shutdown)
     {
         End(id, "complete"); // both peers closed and everything was handed on
@@ -585,7 +640,10 @@ AdcTcpRelay::Read(uint64_t id, Side& from, AdcTxQueue& into, bool all, bool toSe
         {
             m_byteObserver(id, toServer, p);
         }
-        into.Push(p);
+        if (Ptr<Packet> out = Decode(m_relays.at(id), p, toServer))
+        {
+            into.Push(out);
+        }
     }
 }
 
@@ -600,6 +658,21 @@ AdcTcpRelay::Move(uint64_t id, Side& from, Side& to, bool toServer)
         from.socket->GetRxAvailable() > 0)
     {
         return false;
+    }
+    Relay& r = m_relays.at(id);
+    if (!toServer && r.codec && !r.codecClosed)
+    {
+        // The codec's last words (a TLS close_notify) go before the FIN.
+        r.codecClosed = true;
+        if (Ptr<Packet> last = r.codec->Closing())
+        {
+            to.pending.Push(last);
+            Flush(to, toServer);
+            if (!to.pending.IsEmpty())
+            {
+                return false; // HandleSend pumps again
+            }
+        }
     }
     // Half-close "to" with Close(), which sends the FIN even while the last bytes are still
     // unacknowledged (ns-3.37's ShutdownSend then waits for an empty buffer and never sends

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -95,6 +96,35 @@ class AdcTcpRelay : public Application
     /// Told when a relay ends: relay id, its "Closed" outcome.
     using EndObserver = std::function<void(uint64_t, const std::string&)>;
 
+    /**
+     * \brief Terminates a protocol on the client side of one relay (e.g. TLS for SSL_TCP,
+     * AdcTlsRelayCodec): what the client sends is decoded before it goes to the server (and
+     * to the destination chooser), what the server sends is encoded before it goes to the
+     * client. The byte observer still sees the bytes as they were read.
+     */
+    class Codec
+    {
+      public:
+        virtual ~Codec() = default;
+        /**
+         * \param bytes bytes read from the client
+         * \param toClient set to bytes to send back to the client (e.g. a handshake flight or
+         * an alert), or left null
+         * \return the bytes for the server (null or empty: none)
+         */
+        virtual Ptr<Packet> FromClient(Ptr<Packet> bytes, Ptr<Packet>& toClient) = 0;
+        /// \param bytes bytes read from the server \return what the client gets (null: none)
+        virtual Ptr<Packet> FromServer(Ptr<Packet> bytes) = 0;
+        /// \return bytes the client gets before the relay closes its side (null: none)
+        virtual Ptr<Packet> Closing() = 0;
+        /// \return why the client's side failed ("" while it has not): the relay then sends
+        /// what the codec gave back (an alert), closes and ends with outcome "codec-failed"
+        virtual std::string GetFailure() const = 0;
+    };
+
+    /// Makes the codec of each relay: relay id, the client's address and port.
+    using CodecFactory = std::function<std::shared_ptr<Codec>(uint64_t, const InetSocketAddress&)>;
+
     /// \return the TypeId
     static TypeId GetTypeId();
     AdcTcpRelay();
@@ -121,8 +151,8 @@ class AdcTcpRelay : public Application
      * \param toServer bytes handed on from the client to the server
      * \param toClient bytes handed on from the server to the client
      * \param outcome "complete", "local", "connect-failed", "port-exhausted",
-     *        "reset-by-client", "reset-by-server", "refused" (by the destination chooser) or
-     *        "stopped"
+     *        "reset-by-client", "reset-by-server", "refused" (by the destination chooser),
+     *        "codec-failed" (the client side's codec failed, e.g. a TLS alert) or "stopped"
      */
     typedef void (*ClosedTracedCallback)(const Address& client,
                                          const Address& destination,
@@ -139,6 +169,12 @@ class AdcTcpRelay : public Application
     void SetDestinationChooser(DestinationChooser chooser);
     /// \param observer sees the bytes of every relay (empty: none)
     void SetByteObserver(ByteObserver observer);
+    /**
+     * \brief Terminate a protocol on the client side of every relay: each accepted connection
+     * gets a codec from \p factory (see Codec).
+     * \param factory the factory (empty: none, bytes are copied as they are)
+     */
+    void SetClientCodec(CodecFactory factory);
     /// \param observer told when each relay ends (empty: none)
     void SetEndObserver(EndObserver observer);
 
@@ -212,11 +248,13 @@ class AdcTcpRelay : public Application
         uint16_t destPort{0}; //!< original destination port
         /// The USIP connection's source (client IP, port of the range), given back at the end.
         std::optional<AdcSourceAddressPolicy::Lease> lease;
-        bool local{false};     //!< addressed to this node: discard, do not relay
-        bool choosing{false};  //!< waiting for the chooser's decision
-        Ptr<Packet> early;     //!< the client's bytes before the decision (for the chooser)
-        bool inPump{false};    //!< Pump is running for it
-        bool pumpAgain{false}; //!< Pump was requested while running
+        bool local{false};            //!< addressed to this node: discard, do not relay
+        bool choosing{false};         //!< waiting for the chooser's decision
+        Ptr<Packet> early;            //!< the client's bytes before the decision (for the chooser)
+        std::shared_ptr<Codec> codec; //!< the client side's codec (SetClientCodec), or null
+        bool codecClosed{false};      //!< the codec's Closing bytes were queued
+        bool inPump{false};           //!< Pump is running for it
+        bool pumpAgain{false};        //!< Pump was requested while running
     };
 
     // attribute accessors
@@ -258,6 +296,15 @@ class AdcTcpRelay : public Application
      * \p all; the byte observer sees them (\p toServer: their direction in relay \p id).
      */
     void Read(uint64_t id, Side& from, AdcTxQueue& into, bool all, bool toServer);
+    /**
+     * \brief Pass \p p, read from relay \p r's \p toServer side, through its codec; bytes it
+     * answers the client with are queued for the client.
+     * \return what goes on (null: nothing)
+     */
+    Ptr<Packet> Decode(Relay& r, Ptr<Packet> p, bool toServer);
+    /// \return true when relay \p id's codec failed (its alert queued for the client): the
+    /// caller ends the relay once that is flushed
+    bool CodecFailed(uint64_t id);
     /// Ask the chooser about relay \p id with what its client sent; open, wait or refuse.
     void Choose(uint64_t id);
     /// Hand as much of \p side's queue to its socket as its transmit buffer takes.
@@ -281,6 +328,7 @@ class AdcTcpRelay : public Application
     DestinationChooser m_chooser;           //!< SetDestinationChooser
     ByteObserver m_byteObserver;            //!< SetByteObserver
     EndObserver m_endObserver;              //!< SetEndObserver
+    CodecFactory m_codecFactory;            //!< SetClientCodec
     Ptr<Socket> m_listen;                   //!< listening socket
     std::map<uint64_t, Relay> m_relays;     //!< relays by id (ascending: deterministic)
     std::map<Ptr<Socket>, uint64_t> m_idOf; //!< socket -> relay id (lookup only)
