@@ -39,6 +39,7 @@ ADC_SOURCES = [
     'model/core/adc-config-error.cc',
     'model/core/adc-connection-table.cc',
     'model/core/adc-flow-key.cc',
+    'model/core/adc-persistence-key.cc',
     'model/core/adc-persistence-table.cc',
     'model/core/adc-port-range.cc',
     'model/core/adc-request-record.cc',

@@ -6,6 +6,8 @@
 
 #include "adc-config-error.h"
 
+#include "ns3/abort.h"
+#include "ns3/assert.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -13,6 +15,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace ns3
 {
@@ -20,216 +25,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AdcPersistenceTable");
 
 NS_OBJECT_ENSURE_REGISTERED(AdcPersistenceTable);
-
-namespace
-{
-
-/// Type names, indexed by the enum value.
-const std::array<const char*, 4> kTypeNames = {"NONE", "SOURCEIP", "COOKIEINSERT", "SSLSESSION"};
-
-/// Known service types, in the order messages list them.
-const std::vector<std::string> kServiceTypes =
-    {"HTTP", "HTTPS", "TCP", "UDP", "SSL_BRIDGE", "SSL_TCP", "RTSP", "SIP_UDP", "ANY"};
-
-/// \param t a type \return the service types it is allowed on (NetScaler's support matrix)
-const std::vector<std::string>&
-AllowedServiceTypes(AdcPersistenceType t)
-{
-    static const std::vector<std::string> sourceIp =
-        {"HTTP", "HTTPS", "TCP", "UDP", "SSL_BRIDGE", "SSL_TCP"};
-    static const std::vector<std::string> cookieInsert = {"HTTP", "HTTPS"};
-    static const std::vector<std::string> sslSession = {"HTTPS", "SSL_BRIDGE", "SSL_TCP"};
-    switch (t)
-    {
-    case AdcPersistenceType::SOURCEIP:
-        return sourceIp;
-    case AdcPersistenceType::COOKIEINSERT:
-        return cookieInsert;
-    case AdcPersistenceType::SSLSESSION:
-        return sslSession;
-    case AdcPersistenceType::NONE:
-    default:
-        return kServiceTypes;
-    }
-}
-
-/// \param s text \return s in upper case
-std::string
-Upper(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) {
-        return static_cast<char>(std::toupper(c));
-    });
-    return s;
-}
-
-/// \param items names \return "A, B, C"
-std::string
-Join(const std::vector<std::string>& items)
-{
-    std::string out;
-    for (const auto& s : items)
-    {
-        out += (out.empty() ? "" : ", ") + s;
-    }
-    return out;
-}
-
-/// \param bytes binary bytes \return lower-case hex
-std::string
-Hex(const std::string& bytes)
-{
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char c : bytes)
-    {
-        out += digits[c >> 4];
-        out += digits[c & 0xf];
-    }
-    return out;
-}
-
-/// \param bytes SOURCEIP key bytes \return "addr/prefix", or hex when the bytes are malformed
-std::string
-SourceIpText(const std::string& bytes)
-{
-    const auto* b = reinterpret_cast<const uint8_t*>(bytes.data());
-    if (bytes.size() == 2 + 4 && b[0] == AdcIpAddress::V4)
-    {
-        const uint32_t v = (uint32_t{b[2]} << 24) | (uint32_t{b[3]} << 16) | (uint32_t{b[4]} << 8) |
-                           uint32_t{b[5]};
-        return AdcIpAddress(Ipv4Address(v)).ToString() + "/" + std::to_string(b[1]);
-    }
-    if (bytes.size() == 2 + 16 && b[0] == AdcIpAddress::V6)
-    {
-        uint8_t a[16];
-        std::copy(b + 2, b + 18, a);
-        return AdcIpAddress(Ipv6Address(a)).ToString() + "/" + std::to_string(b[1]);
-    }
-    return Hex(bytes);
-}
-
-/// \return a key of \p type holding \p bytes as they are (cookie values, SSL session ids)
-AdcPersistenceKey
-MakeKey(AdcPersistenceType type, const std::string& bytes)
-{
-    AdcPersistenceKey k;
-    k.type = type;
-    k.bytes = bytes;
-    return k;
-}
-
-} // namespace
-
-std::string
-AdcPersistenceTypeToString(AdcPersistenceType t)
-{
-    const auto i = static_cast<std::size_t>(t);
-    return i < kTypeNames.size() ? kTypeNames[i] : "UNKNOWN(" + std::to_string(i) + ")";
-}
-
-AdcPersistenceType
-AdcPersistenceTypeFromString(const std::string& name)
-{
-    const std::string u = Upper(name);
-    for (std::size_t i = 0; i < kTypeNames.size(); ++i)
-    {
-        if (u == kTypeNames[i])
-        {
-            return static_cast<AdcPersistenceType>(i);
-        }
-    }
-    throw AdcConfigError("AdcPersistenceType: type '" + name +
-                         "' is not one of NONE, SOURCEIP, COOKIEINSERT, SSLSESSION");
-}
-
-std::ostream&
-operator<<(std::ostream& os, AdcPersistenceType t)
-{
-    return os << AdcPersistenceTypeToString(t);
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdcPersistenceKey
-
-AdcPersistenceKey
-AdcPersistenceKey::FromSourceIp(const AdcIpAddress& addr, uint8_t prefixLength)
-{
-    const std::size_t len = addr.GetLength();
-    const auto prefix = static_cast<uint8_t>(std::min<std::size_t>(prefixLength, len * 8));
-    const AdcIpAddress masked = addr.Masked(prefix);
-    AdcPersistenceKey k;
-    k.type = AdcPersistenceType::SOURCEIP;
-    // Family and prefix are part of the key: 10.0.0.0/24 and 10.0.0.0/32 are different keys.
-    k.bytes.reserve(2 + len);
-    k.bytes += static_cast<char>(addr.GetFamily());
-    k.bytes += static_cast<char>(prefix);
-    k.bytes.append(reinterpret_cast<const char*>(masked.GetBytes().data()), len);
-    return k;
-}
-
-AdcPersistenceKey
-AdcPersistenceKey::FromCookie(const std::string& value)
-{
-    return MakeKey(AdcPersistenceType::COOKIEINSERT, value);
-}
-
-AdcPersistenceKey
-AdcPersistenceKey::FromSslSessionId(const std::vector<uint8_t>& id)
-{
-    return FromSslSessionId(std::string(id.begin(), id.end()));
-}
-
-AdcPersistenceKey
-AdcPersistenceKey::FromSslSessionId(const std::string& id)
-{
-    return MakeKey(AdcPersistenceType::SSLSESSION, id);
-}
-
-std::string
-AdcPersistenceKey::ToString() const
-{
-    std::string value;
-    switch (type)
-    {
-    case AdcPersistenceType::SOURCEIP:
-        value = SourceIpText(bytes);
-        break;
-    case AdcPersistenceType::COOKIEINSERT:
-        value = bytes;
-        break;
-    default:
-        value = Hex(bytes);
-        break;
-    }
-    return AdcPersistenceTypeToString(type) + " " + value;
-}
-
-bool
-operator==(const AdcPersistenceKey& a, const AdcPersistenceKey& b)
-{
-    return a.type == b.type && a.bytes == b.bytes;
-}
-
-bool
-operator!=(const AdcPersistenceKey& a, const AdcPersistenceKey& b)
-{
-    return !(a == b);
-}
-
-std::ostream&
-operator<<(std::ostream& os, const AdcPersistenceKey& k)
-{
-    return os << k.ToString();
-}
-
-std::size_t
-AdcPersistenceKeyHasher::operator()(const AdcPersistenceKey& k) const
-{
-    return static_cast<std::size_t>(
-        AdcHash::String(k.bytes, AdcHash::Mix(seed + static_cast<uint64_t>(k.type))));
-}
 
 // ---------------------------------------------------------------------------------------------
 // AdcPersistenceTable
@@ -287,48 +82,371 @@ AdcPersistenceTable::GetTypeId()
     return tid;
 }
 
+/**
+ * \brief One persistence entry's record: 64 bytes, trivially copyable (a record moves by copy;
+ * a long key's block moves with it).
+ */
+struct AdcPersistenceTable::Entry
+{
+    /// The key's bytes: inline up to kInlineKey bytes, else a heap block of len bytes.
+    union {
+        uint8_t inl[32]; //!< inline bytes (len <= 32)
+        uint8_t* heap;   //!< heap block (len > 32), owned by the record
+    } key;
+
+    int64_t expiry;          //!< expiry, in time steps
+    uint32_t target;         //!< target
+    uint32_t hash;           //!< cached hash of the key
+    uint32_t prev;           //!< previous record of its class's list, or kNil
+    uint32_t next;           //!< next record of its class's list, or kNil
+    uint32_t len;            //!< key length, bytes
+    uint16_t cls;            //!< timeout class
+    AdcPersistenceType type; //!< key type
+
+    /// \return the key's bytes
+    const uint8_t* Data() const
+    {
+        return len <= sizeof(key.inl) ? key.inl : key.heap;
+    }
+};
+
+namespace
+{
+
+/// Keys up to this many bytes are held inside the record.
+constexpr std::size_t kInlineKey = 32;
+
+/**
+ * \param a time steps \param b non-negative time steps \return a + b, saturated at the largest
+ * time
+ */
+int64_t
+AddSaturated(int64_t a, int64_t b)
+{
+    if (b > 0 && a > std::numeric_limits<int64_t>::max() - b)
+    {
+        return std::numeric_limits<int64_t>::max();
+    }
+    return a + b;
+}
+
+} // namespace
+
 AdcPersistenceTable::AdcPersistenceTable()
     : m_timeout(Minutes(2)),
       m_maxEntries(250000),
       m_policy(REJECT)
 {
     NS_LOG_FUNCTION(this);
+    static_assert(sizeof(Entry) == 64, "a persistence record is 64 bytes");
+    static_assert(std::is_trivially_copyable_v<Entry>, "records move by copy");
 }
 
 AdcPersistenceTable::~AdcPersistenceTable()
 {
     NS_LOG_FUNCTION(this);
-}
-
-void
-AdcPersistenceTable::Schedule(Node* node, Time expiry)
-{
-    auto& where = node->second.where;
-    if (where != m_expiry.end())
+    for (uint32_t i = 0; i < m_count; ++i)
     {
-        m_expiry.erase(where);
+        Entry& e = At(i);
+        if (e.len > kInlineKey)
+        {
+            delete[] e.key.heap;
+        }
     }
-    // Expiries mostly grow, so the end is the right hint; equal expiries keep insertion order.
-    where = m_expiry.emplace_hint(m_expiry.end(), expiry, node);
+}
+
+AdcPersistenceTable::Entry&
+AdcPersistenceTable::At(uint32_t i) const
+{
+    return m_chunks[i >> kChunkShift][i & (kChunkSize - 1)];
+}
+
+uint32_t
+AdcPersistenceTable::HashOf(const AdcPersistenceKey& key) const
+{
+    const uint64_t h = m_hasher(key);
+    return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
+uint32_t
+AdcPersistenceTable::Find(const AdcPersistenceKey& key, uint32_t hash) const
+{
+    if (m_count == 0)
+    {
+        return kNil;
+    }
+    const uint32_t mask = static_cast<uint32_t>(m_slots.size()) - 1;
+    const std::size_t len = key.bytes.size();
+    for (uint32_t pos = hash & mask;; pos = (pos + 1) & mask)
+    {
+        const uint32_t slot = m_slots[pos];
+        if (slot == 0)
+        {
+            return kNil;
+        }
+        const Entry& e = At(slot - 1);
+        if (e.hash == hash && e.type == key.type && e.len == len &&
+            (len == 0 || std::memcmp(e.Data(), key.bytes.data(), len) == 0))
+        {
+            return slot - 1;
+        }
+    }
+}
+
+uint32_t
+AdcPersistenceTable::SlotOf(uint32_t i) const
+{
+    const uint32_t mask = static_cast<uint32_t>(m_slots.size()) - 1;
+    uint32_t pos = At(i).hash & mask;
+    while (m_slots[pos] != i + 1)
+    {
+        NS_ASSERT_MSG(m_slots[pos] != 0, "AdcPersistenceTable: record " << i << " not indexed");
+        pos = (pos + 1) & mask;
+    }
+    return pos;
+}
+
+uint16_t
+AdcPersistenceTable::ClassOf(int64_t timeout)
+{
+    if (m_lastClass < m_classes.size() && m_classes[m_lastClass].timeout == timeout)
+    {
+        return m_lastClass;
+    }
+    std::size_t reusable = m_classes.size();
+    for (std::size_t c = 0; c < m_classes.size(); ++c)
+    {
+        if (m_classes[c].timeout == timeout)
+        {
+            m_lastClass = static_cast<uint16_t>(c);
+            return m_lastClass;
+        }
+        if (reusable == m_classes.size() && m_classes[c].head == kNil)
+        {
+            reusable = c; // an empty class may take another timeout value
+        }
+    }
+    if (reusable == m_classes.size())
+    {
+        NS_ABORT_MSG_IF(m_classes.size() > std::numeric_limits<uint16_t>::max(),
+                        "AdcPersistenceTable: more than 65536 distinct timeouts in use");
+        m_classes.push_back(TimeoutClass{timeout, kNil, kNil});
+    }
+    m_classes[reusable].timeout = timeout;
+    m_lastClass = static_cast<uint16_t>(reusable);
+    return m_lastClass;
 }
 
 void
-AdcPersistenceTable::Erase(Map::iterator it)
+AdcPersistenceTable::Unlink(uint32_t i)
 {
-    m_expiry.erase(it->second.where);
-    m_map.erase(it);
+    Entry& e = At(i);
+    TimeoutClass& c = m_classes[e.cls];
+    if (e.prev != kNil)
+    {
+        At(e.prev).next = e.next;
+    }
+    else
+    {
+        c.head = e.next;
+    }
+    if (e.next != kNil)
+    {
+        At(e.next).prev = e.prev;
+    }
+    else
+    {
+        c.tail = e.prev;
+    }
+    e.prev = kNil;
+    e.next = kNil;
+}
+
+void
+AdcPersistenceTable::LinkTail(uint32_t i)
+{
+    Entry& e = At(i);
+    TimeoutClass& c = m_classes[e.cls];
+    e.prev = c.tail;
+    e.next = kNil;
+    if (c.tail != kNil)
+    {
+        At(c.tail).next = i;
+    }
+    else
+    {
+        c.head = i;
+    }
+    c.tail = i;
+}
+
+uint32_t
+AdcPersistenceTable::FirstToExpire() const
+{
+    uint32_t best = kNil;
+    int64_t bestExpiry = 0;
+    for (const auto& c : m_classes)
+    {
+        if (c.head != kNil && (best == kNil || At(c.head).expiry < bestExpiry))
+        {
+            best = c.head;
+            bestExpiry = At(c.head).expiry;
+        }
+    }
+    return best;
+}
+
+void
+AdcPersistenceTable::Rehash(uint32_t capacity)
+{
+    std::vector<uint32_t> slots(capacity, 0);
+    const uint32_t mask = capacity - 1;
+    for (uint32_t i = 0; i < m_count; ++i)
+    {
+        uint32_t pos = At(i).hash & mask;
+        while (slots[pos] != 0)
+        {
+            pos = (pos + 1) & mask;
+        }
+        slots[pos] = i + 1;
+    }
+    m_slots.swap(slots);
+}
+
+uint32_t
+AdcPersistenceTable::Append()
+{
+    NS_ABORT_MSG_IF(m_count >= kNil - 1, "AdcPersistenceTable: too many entries");
+    const uint32_t capacity = m_chunks.size() <= 1
+                                  ? m_firstChunkSize
+                                  : static_cast<uint32_t>(m_chunks.size()) * kChunkSize;
+    if (m_count == capacity)
+    {
+        if (m_chunks.empty() || m_firstChunkSize < kChunkSize)
+        {
+            // The first chunk grows by doubling (records move by copy: they hold indexes only).
+            const uint32_t size = m_chunks.empty() ? kFirstChunkSize : 2 * m_firstChunkSize;
+            std::unique_ptr<Entry[]> chunk(new Entry[size]);
+            if (!m_chunks.empty())
+            {
+                std::memcpy(static_cast<void*>(chunk.get()),
+                            m_chunks[0].get(),
+                            sizeof(Entry) * m_count);
+                m_chunks[0] = std::move(chunk);
+            }
+            else
+            {
+                m_chunks.push_back(std::move(chunk));
+            }
+            m_firstChunkSize = size;
+        }
+        else
+        {
+            m_chunks.emplace_back(new Entry[kChunkSize]);
+        }
+    }
+    return m_count++;
+}
+
+void
+AdcPersistenceTable::Erase(uint32_t i)
+{
+    Unlink(i);
+    Entry& e = At(i);
+    if (e.len > kInlineKey)
+    {
+        delete[] e.key.heap;
+    }
+    // Backward-shift deletion: pull later members of the probe run into the hole.
+    const uint32_t mask = static_cast<uint32_t>(m_slots.size()) - 1;
+    uint32_t hole = SlotOf(i);
+    for (uint32_t j = (hole + 1) & mask; m_slots[j] != 0; j = (j + 1) & mask)
+    {
+        const uint32_t home = At(m_slots[j] - 1).hash & mask;
+        // The member at j may move to the hole unless its home lies cyclically in (hole, j].
+        const bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!stays)
+        {
+            m_slots[hole] = m_slots[j];
+            hole = j;
+        }
+    }
+    m_slots[hole] = 0;
+    // Keep storage dense: the last record moves into the freed one.
+    const uint32_t last = m_count - 1;
+    if (i != last)
+    {
+        m_slots[SlotOf(last)] = i + 1;
+        Entry& moved = At(last);
+        e = moved;
+        if (e.prev != kNil)
+        {
+            At(e.prev).next = i;
+        }
+        else
+        {
+            m_classes[e.cls].head = i;
+        }
+        if (e.next != kNil)
+        {
+            At(e.next).prev = i;
+        }
+        else
+        {
+            m_classes[e.cls].tail = i;
+        }
+    }
+    --m_count;
+    // Release the last full chunk once half of the one before it is free too (hysteresis:
+    // an insert and a remove at a chunk boundary do not allocate and free a chunk each).
+    if (m_chunks.size() > 1 &&
+        m_count + kChunkSize / 2 <= static_cast<uint32_t>(m_chunks.size() - 1) * kChunkSize)
+    {
+        m_chunks.pop_back();
+    }
+    // The first chunk, alone, halves once a quarter of it is in use (records move by copy).
+    if (m_chunks.size() == 1 && m_firstChunkSize > kFirstChunkSize &&
+        m_count <= m_firstChunkSize / 4)
+    {
+        const uint32_t size = m_firstChunkSize / 2;
+        std::unique_ptr<Entry[]> chunk(new Entry[size]);
+        std::memcpy(static_cast<void*>(chunk.get()), m_chunks[0].get(), sizeof(Entry) * m_count);
+        m_chunks[0] = std::move(chunk);
+        m_firstChunkSize = size;
+    }
+    // Shrink a sparse index (load under 0.2) to half, never below 16 slots.
+    if (m_slots.size() > 16 && static_cast<std::size_t>(m_count) * 5 < m_slots.size())
+    {
+        Rehash(static_cast<uint32_t>(m_slots.size() / 2));
+    }
+}
+
+AdcPersistenceKey
+AdcPersistenceTable::KeyOf(uint32_t i) const
+{
+    const Entry& e = At(i);
+    AdcPersistenceKey k;
+    k.type = e.type;
+    k.bytes.assign(reinterpret_cast<const char*>(e.Data()), e.len);
+    return k;
 }
 
 void
 AdcPersistenceTable::Purge(Time now)
 {
-    while (!m_expiry.empty() && m_expiry.begin()->first <= now)
+    const int64_t t = now.GetTimeStep();
+    while (m_count != 0)
     {
-        Node* node = m_expiry.begin()->second;
+        const uint32_t i = FirstToExpire();
+        if (At(i).expiry > t)
+        {
+            break;
+        }
         ++m_expirations;
-        NS_LOG_LOGIC("AdcPersistenceTable: expired " << node->first);
-        m_expiredTrace(node->first, node->second.target);
-        Erase(m_map.find(node->first));
+        const AdcPersistenceKey key = KeyOf(i);
+        NS_LOG_LOGIC("AdcPersistenceTable: expired " << key);
+        m_expiredTrace(key, At(i).target);
+        Erase(i);
     }
 }
 
@@ -336,17 +454,21 @@ std::optional<uint32_t>
 AdcPersistenceTable::Lookup(const AdcPersistenceKey& key, Time now)
 {
     Purge(now);
-    auto it = m_map.find(key);
-    if (it == m_map.end())
+    const uint32_t i = Find(key, HashOf(key));
+    if (i == kNil)
     {
         ++m_misses;
         m_missTrace(key);
         return std::nullopt;
     }
-    Schedule(&*it, now + it->second.timeout);
+    Entry& e = At(i);
+    e.expiry = AddSaturated(now.GetTimeStep(), m_classes[e.cls].timeout);
+    Unlink(i);
+    LinkTail(i);
     ++m_hits;
-    m_hitTrace(key, it->second.target);
-    return it->second.target;
+    const uint32_t target = At(i).target;
+    m_hitTrace(key, target);
+    return target;
 }
 
 bool
@@ -358,16 +480,23 @@ AdcPersistenceTable::Insert(const AdcPersistenceKey& key, uint32_t target, Time 
     {
         timeout = m_timeout;
     }
-    auto it = m_map.find(key);
-    if (it != m_map.end())
+    const int64_t steps = timeout.GetTimeStep();
+    const int64_t expiry = AddSaturated(now.GetTimeStep(), steps);
+    const uint32_t hash = HashOf(key);
+    const uint32_t found = Find(key, hash);
+    if (found != kNil)
     {
-        it->second.target = target;
-        it->second.timeout = timeout;
-        Schedule(&*it, now + timeout);
+        Unlink(found);
+        const uint16_t cls = ClassOf(steps); // after Unlink: its old class may be empty now
+        Entry& e = At(found);
+        e.target = target;
+        e.cls = cls;
+        e.expiry = expiry;
+        LinkTail(found);
         ++m_updates;
         return true;
     }
-    if (m_maxEntries != 0 && m_map.size() >= m_maxEntries)
+    if (m_maxEntries != 0 && m_count >= m_maxEntries)
     {
         ++m_overflows;
         m_overflowTrace(key, m_policy);
@@ -376,16 +505,44 @@ AdcPersistenceTable::Insert(const AdcPersistenceKey& key, uint32_t target, Time 
             return false;
         }
         // MaxEntries may have been lowered below the current size: evict down to room for one.
-        while (!m_expiry.empty() && m_map.size() >= m_maxEntries)
+        while (m_count != 0 && m_count >= m_maxEntries)
         {
-            Node* victim = m_expiry.begin()->second;
+            const uint32_t victim = FirstToExpire();
             ++m_evictions;
-            m_evictedTrace(victim->first, victim->second.target);
-            Erase(m_map.find(victim->first));
+            m_evictedTrace(KeyOf(victim), At(victim).target);
+            Erase(victim);
         }
     }
-    auto inserted = m_map.emplace(key, Record{target, timeout, m_expiry.end()}).first;
-    Schedule(&*inserted, now + timeout);
+    // Keep the index load at most 0.8.
+    if (m_slots.empty() || (static_cast<std::size_t>(m_count) + 1) * 5 > m_slots.size() * 4)
+    {
+        Rehash(m_slots.empty() ? 16 : static_cast<uint32_t>(m_slots.size() * 2));
+    }
+    const uint16_t cls = ClassOf(steps);
+    const uint32_t i = Append();
+    Entry& e = At(i);
+    e.len = static_cast<uint32_t>(key.bytes.size());
+    if (e.len > kInlineKey)
+    {
+        e.key.heap = new uint8_t[e.len];
+    }
+    if (e.len != 0)
+    {
+        std::memcpy(const_cast<uint8_t*>(e.Data()), key.bytes.data(), e.len);
+    }
+    e.type = key.type;
+    e.hash = hash;
+    e.target = target;
+    e.expiry = expiry;
+    e.cls = cls;
+    LinkTail(i);
+    const uint32_t mask = static_cast<uint32_t>(m_slots.size()) - 1;
+    uint32_t pos = hash & mask;
+    while (m_slots[pos] != 0)
+    {
+        pos = (pos + 1) & mask;
+    }
+    m_slots[pos] = i + 1;
     ++m_inserts;
     return true;
 }
@@ -393,10 +550,10 @@ AdcPersistenceTable::Insert(const AdcPersistenceKey& key, uint32_t target, Time 
 void
 AdcPersistenceTable::Remove(const AdcPersistenceKey& key)
 {
-    auto it = m_map.find(key);
-    if (it != m_map.end())
+    const uint32_t i = Find(key, HashOf(key));
+    if (i != kNil)
     {
-        Erase(it);
+        Erase(i);
     }
 }
 
@@ -404,57 +561,55 @@ uint32_t
 AdcPersistenceTable::RemoveTarget(uint32_t target)
 {
     uint32_t removed = 0;
-    // Walk the expiry index (deterministic order), never the hash map.
-    for (auto e = m_expiry.begin(); e != m_expiry.end();)
+    // From the end: Erase moves the last record (already checked) into the hole.
+    for (uint32_t i = m_count; i-- > 0;)
     {
-        Node* node = e->second;
-        ++e; // advance first: Erase removes the current index entry
-        if (node->second.target == target)
+        if (At(i).target == target)
         {
-            Erase(m_map.find(node->first));
+            Erase(i);
             ++removed;
         }
     }
     return removed;
 }
 
-namespace
+std::size_t
+AdcPersistenceTable::MallocBlock(std::size_t request)
 {
-
-/**
- * \param request bytes asked of malloc \return the bytes 64-bit glibc malloc takes for them:
- * the request plus its 8-byte chunk header, rounded up to 16, at least 32
- */
-constexpr std::size_t
-MallocChunk(std::size_t request)
-{
+    constexpr std::size_t mmapThreshold = 128 * 1024;
+    if (request >= mmapThreshold)
+    {
+        return (request + 8 + 4095) & ~std::size_t{4095};
+    }
     const std::size_t chunk = (request + 8 + 15) & ~std::size_t{15};
     return chunk < 32 ? 32 : chunk;
 }
 
-} // namespace
-
 std::size_t
 AdcPersistenceTable::GetAllocatedBytes() const
 {
-    // libstdc++'s _Hash_node: next pointer, value, cached hash code.
-    constexpr std::size_t hashNode = sizeof(void*) + sizeof(Node) + sizeof(std::size_t);
-    // libstdc++'s _Rb_tree_node: colour + parent, left, right (4 pointers' worth), value.
-    constexpr std::size_t treeNode = 4 * sizeof(void*) + sizeof(ExpiryIndex::value_type);
-    std::size_t total = sizeof(m_map) + sizeof(m_expiry);
-    if (m_map.bucket_count() > 1) // one bucket is the map's own single-bucket member
+    std::size_t total = sizeof(m_chunks) + sizeof(m_slots) + sizeof(m_classes);
+    if (m_chunks.capacity() != 0)
     {
-        total += MallocChunk(m_map.bucket_count() * sizeof(void*));
+        total += MallocBlock(m_chunks.capacity() * sizeof(m_chunks[0]));
     }
-    total += m_map.size() * MallocChunk(hashNode);
-    total += m_expiry.size() * MallocChunk(treeNode);
-    for (const auto& kv : m_map)
+    for (std::size_t c = 0; c < m_chunks.size(); ++c)
     {
-        const std::string& b = kv.first.bytes;
-        const char* inside = reinterpret_cast<const char*>(&b);
-        if (b.data() < inside || b.data() >= inside + sizeof(b)) // not in the object: heap
+        total += MallocBlock((c == 0 ? m_firstChunkSize : kChunkSize) * sizeof(Entry));
+    }
+    if (!m_slots.empty())
+    {
+        total += MallocBlock(m_slots.capacity() * sizeof(uint32_t));
+    }
+    if (m_classes.capacity() != 0)
+    {
+        total += MallocBlock(m_classes.capacity() * sizeof(TimeoutClass));
+    }
+    for (uint32_t i = 0; i < m_count; ++i)
+    {
+        if (At(i).len > kInlineKey)
         {
-            total += MallocChunk(b.capacity() + 1);
+            total += MallocBlock(At(i).len);
         }
     }
     return total;
@@ -464,7 +619,7 @@ std::size_t
 AdcPersistenceTable::GetBytesPerEntry() const
 {
     const std::size_t total = GetAllocatedBytes();
-    const std::size_t n = m_map.size();
+    const std::size_t n = m_count;
     return n == 0 ? total : (total + n - 1) / n;
 }
 
@@ -472,7 +627,7 @@ uint32_t
 AdcPersistenceTable::GetSize(Time now)
 {
     Purge(now);
-    return static_cast<uint32_t>(m_map.size());
+    return m_count;
 }
 
 uint64_t
@@ -517,27 +672,5 @@ AdcPersistenceTable::GetEvictions() const
     return m_evictions;
 }
 
-void
-AdcPersistenceTable::CheckSupported(AdcPersistenceType type, const std::string& serviceType)
-{
-    std::string service = Upper(serviceType);
-    if (service == "UDP/IP")
-    {
-        service = "UDP";
-    }
-    if (std::find(kServiceTypes.begin(), kServiceTypes.end(), service) == kServiceTypes.end())
-    {
-        throw AdcConfigError("AdcPersistenceTable: service type '" + serviceType +
-                             "' is not one of " + Join(kServiceTypes));
-    }
-    const auto& allowed = AllowedServiceTypes(type);
-    if (std::find(allowed.begin(), allowed.end(), service) == allowed.end())
-    {
-        throw AdcConfigError("AdcPersistenceTable: persistence type " +
-                             AdcPersistenceTypeToString(type) +
-                             " is not supported on service type " + service + "; " +
-                             AdcPersistenceTypeToString(type) + " is allowed on " + Join(allowed));
-    }
-}
 
 } // namespace ns3

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -108,10 +109,24 @@ struct AdcPersistenceKeyHasher
  * and is gone for any operation with now >= t + T (so it is still found at t + T - 1 ns).
  * A hit refreshes the expiry to now + the entry's own timeout.
  *
- * Every operation taking \c now first purges the entries that expired by then. Entries are
- * indexed by a hash map for lookup and by an expiry-ordered multimap, so a purge costs
- * O(expired log n) and never scans the table; entries with equal expiry leave in insertion
- * order, so traces are deterministic.
+ * Every operation taking \c now first purges the entries that expired by then. Storage is
+ * flat (issue 13 memory target: at most 96 bytes per IPv4 SOURCEIP entry with the table's
+ * overhead; about 72 at 100,000 entries):
+ * - entries live densely in 64-byte records, in chunks of 4096 records (the first chunk grows
+ *   from 8 records by doubling and, alone, halves when a quarter full, so small tables stay
+ *   small; a full chunk is released once half the one before it is free); a record holds
+ *   its key's bytes inline up to 32 bytes (SOURCEIP keys are at most 18, SSL session ids at
+ *   most 32), longer keys (cookies) in their own heap block; removing an entry moves the last
+ *   record into the hole, so storage stays dense;
+ * - a hash index of 4-byte slots (open addressing, linear probing, backward-shift deletion,
+ *   power-of-two size, load at most 0.8) maps keys to records; the record caches its hash;
+ * - expiry: one FIFO list per distinct timeout value (a "timeout class"; classes are made on
+ *   demand and expected to be few). Time never goes backwards and an entry expires at its
+ *   refresh time plus its class's timeout, so each list is ordered by expiry: an insert or a
+ *   hit moves the entry to its list's tail, and a purge repeatedly takes the list head that
+ *   expires first (ties: the lower class slot). A purge costs O(expired x classes) and never
+ *   scans the entries; with one timeout, entries with equal expiry leave in insertion (refresh)
+ *   order, so traces are deterministic.
  *
  * Operations take an explicit time (callers pass Simulator::Now()) so the table is pure and
  * quick to test; time must not go backwards between calls.
@@ -204,18 +219,18 @@ class AdcPersistenceTable : public Object
 
     /**
      * \brief The heap memory the table's entries and indexes hold now, counted from the
-     * containers' actual sizes (a linear pass over the entries for their key bytes):
-     * - the hash map's bucket array: bucket_count() pointers, one allocation;
-     * - one hash-map node per entry: a next pointer, the (key, record) pair and the cached
-     *   hash code (libstdc++ caches it for this hasher, whose call is not noexcept);
-     * - one expiry-index node per entry: a red-black tree node (colour and three links, four
-     *   pointers' worth) and its (expiry, entry pointer) pair;
-     * - a key's bytes when they do not fit in the string object itself (no small-string
-     *   optimisation for them: a heap block of capacity + 1);
-     * - the two container objects themselves (the fixed table overhead).
+     * containers' actual sizes (a linear pass over the entries for their long keys):
+     * - the record chunks: each one heap block of its records (64 bytes each; 4096 per full
+     *   chunk, the first chunk from 8 up to 4096), plus the array of chunk pointers;
+     * - the hash index: one block of 4-byte slots;
+     * - the keys longer than 32 bytes: one block of their length each;
+     * - the timeout-class array: one block of its capacity;
+     * - the three container objects themselves (the fixed table overhead).
      * Every heap block is rounded as 64-bit glibc malloc does: request + 8 bytes of chunk
-     * header, up to a multiple of 16, at least 32. Purges nothing (expired entries not yet
-     * purged are counted: they hold memory).
+     * header, up to a multiple of 16, at least 32; blocks of 128 KiB or more (glibc's default
+     * mmap threshold; full chunks are 256 KiB) are mapped: that size plus the header, up to a
+     * multiple of 4096. Purges nothing (expired entries not yet purged are counted: they hold
+     * memory).
      * \return bytes
      */
     std::size_t GetAllocatedBytes() const;
@@ -242,32 +257,60 @@ class AdcPersistenceTable : public Object
     static void CheckSupported(AdcPersistenceType type, const std::string& serviceType);
 
   private:
-    struct Record;
-    /// a hash-map node's value; its address is stable while the entry exists
-    using Node = std::pair<const AdcPersistenceKey, Record>;
-    /// expiry-ordered index
-    using ExpiryIndex = std::multimap<Time, Node*>;
+    /// One entry's record (64 bytes; defined in the .cc file).
+    struct Entry;
 
-    /// What the hash map holds for a key.
-    struct Record
+    /// The entries of one timeout value, in expiry order (a FIFO list through the records).
+    struct TimeoutClass
     {
-        uint32_t target;             //!< target
-        Time timeout;                //!< this entry's timeout
-        ExpiryIndex::iterator where; //!< its place in the expiry index
+        int64_t timeout; //!< the timeout, in time steps
+        uint32_t head;   //!< first record to expire, or kNil
+        uint32_t tail;   //!< last record to expire, or kNil
     };
 
-    using Map = std::unordered_map<AdcPersistenceKey, Record, AdcPersistenceKeyHasher>;
+    static constexpr uint32_t kNil = 0xffffffffU;    //!< no record
+    static constexpr uint32_t kChunkShift = 12;      //!< log2 of records per full chunk
+    static constexpr uint32_t kChunkSize = 1U << 12; //!< records per full chunk
+    static constexpr uint32_t kFirstChunkSize = 8;   //!< records of the first chunk at first
 
-    /// \param node an entry \param expiry its new expiry: (re)file it in the expiry index
-    void Schedule(Node* node, Time expiry);
-    /// \param it an entry to remove from both indexes
-    void Erase(Map::iterator it);
+    /// \param i record index \return the record
+    Entry& At(uint32_t i) const;
+    /// \param key a key \return its 32-bit hash (the table's seed)
+    uint32_t HashOf(const AdcPersistenceKey& key) const;
+    /// \param key a key \param hash its hash \return its record index, or kNil
+    uint32_t Find(const AdcPersistenceKey& key, uint32_t hash) const;
+    /// \param i a record index \return the index slot that points at it
+    uint32_t SlotOf(uint32_t i) const;
+    /// \param timeout a timeout in time steps \return its class (made on demand)
+    uint16_t ClassOf(int64_t timeout);
+    /// \param i a record: unlink it from its class's list
+    void Unlink(uint32_t i);
+    /// \param i a record: append it to its class's list
+    void LinkTail(uint32_t i);
+    /// \return the record that expires first (ties: lower class), or kNil when empty
+    uint32_t FirstToExpire() const;
+    /// \param capacity new number of index slots (a power of two): rebuild the index
+    void Rehash(uint32_t capacity);
+    /// \return a new record at index m_count (storage grown as needed; m_count incremented)
+    uint32_t Append();
+    /// \param i a record to remove from the index, its list and storage
+    void Erase(uint32_t i);
+    /// \param i a record \return its key
+    AdcPersistenceKey KeyOf(uint32_t i) const;
+    /// \param request bytes asked of malloc \return the bytes glibc takes for them
+    static std::size_t MallocBlock(std::size_t request);
 
     Time m_timeout;          //!< "Timeout"
     uint32_t m_maxEntries;   //!< "MaxEntries"
     OverflowPolicy m_policy; //!< "OverflowPolicy"
-    Map m_map;               //!< key -> record
-    ExpiryIndex m_expiry;    //!< expiry -> entry
+
+    AdcPersistenceKeyHasher m_hasher;               //!< key hashing (default seed)
+    std::vector<std::unique_ptr<Entry[]>> m_chunks; //!< record storage
+    uint32_t m_firstChunkSize{0};                   //!< records the first chunk holds
+    uint32_t m_count{0};                            //!< records in use (indexes 0..m_count-1)
+    std::vector<uint32_t> m_slots;                  //!< hash index: record index + 1, 0 = empty
+    std::vector<TimeoutClass> m_classes;            //!< timeout classes
+    uint16_t m_lastClass{0}; //!< class of the last insert (a lookup shortcut)
 
     uint64_t m_hits{0};        //!< counter
     uint64_t m_misses{0};      //!< counter
