@@ -27,6 +27,7 @@
 #include "ns3/adc-source-address-policy.h"
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/adc-throughput-sampler.h"
+#include "ns3/adc-udp-relay.h"
 #include "ns3/adc-virtual-server.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-cache-server.h"
@@ -299,6 +300,10 @@ AllCases()
         ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Accept", AdcTcpRelay, AcceptTracedCallback),
         ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Relayed", AdcTcpRelay, RelayedTracedCallback),
         ADC_TRACE(AdcTcpRelay, AdcTcpRelay, "Closed", AdcTcpRelay, ClosedTracedCallback),
+        ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Session", AdcUdpRelay, SessionTracedCallback),
+        ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Relayed", AdcUdpRelay, RelayedTracedCallback),
+        ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Dropped", AdcUdpRelay, DroppedTracedCallback),
+        ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Closed", AdcUdpRelay, ClosedTracedCallback),
         ADC_TRACE(AdcProxyEngine, AdcProxyEngine, "Accept", AdcProxyEngine, AcceptTracedCallback),
         ADC_TRACE(AdcProxyEngine,
                   AdcProxyEngine,
