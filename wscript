@@ -215,6 +215,7 @@ ADC_TEST_SOURCES = [
     'test/adc-zipf-url-generator-test.cc',
     'test/cs-bridge-test.cc',
     'test/cs-ssl-tcp-test.cc',
+    'test/cs-udp-test.cc',
     'test/cs-helper-test.cc',
     'test/cs-ssl-test.cc',
     'test/cs-virtual-server-test.cc',

@@ -129,7 +129,7 @@ TEST_F(CsSslTest, CookieInsertAndSslSessionAreAllowedOnSslButNotOnHttp)
     cs->SetAttribute("ServiceType", StringValue("RTSP"));
     cs->SetAttribute("PersistenceType", StringValue("NONE"));
     const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
-    EXPECT_TRUE(HasAll(e, {"ServiceType", "RTSP", "HTTP, SSL, SSL_BRIDGE, SSL_TCP, TCP"})) << e;
+    EXPECT_TRUE(HasAll(e, {"ServiceType", "RTSP", "HTTP, SSL, SSL_BRIDGE, SSL_TCP, TCP, UDP"})) << e;
 }
 
 // REQ: CS-04

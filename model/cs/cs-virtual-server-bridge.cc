@@ -5,7 +5,8 @@
  * SSL_BRIDGE (TLS passed through, the LB vserver and service chosen per connection from the
  * ClientHello, SSLSESSION entries made from the ServerHello), SSL_TCP (TLS terminated by the
  * relay's AdcTlsRelayCodec, chosen once the handshake completed) and TCP (chosen at the
- * accept).
+ * accept); and UDP, whose sessions the shared AdcUdpRelay relays, chosen at their first
+ * datagram.
  */
 
 #include "cs-virtual-server.h"
@@ -15,8 +16,6 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include <sstream>
 
 namespace ns3
 {
@@ -70,6 +69,32 @@ CsVirtualServer::StartBridge()
 }
 
 void
+CsVirtualServer::StartUdp()
+{
+    m_udp = CreateObject<AdcUdpRelay>();
+    m_udp->SetAttribute("Port", UintegerValue(m_port));
+    m_udp->SetDestinationChooser(
+        [this](uint64_t id, const InetSocketAddress& client, Ptr<const Packet> /* first */) {
+            // A UDP session is a request: SOURCEIP, then the policies on the client's address.
+            AdcUdpRelay::Choice choice;
+            const Ptr<AdcService> service =
+                SelectConnection(m_bridges[id], client, AdcFlowKey::PROTO_UDP, false);
+            if (!service)
+            {
+                m_bridges.erase(id); // the client's next datagram asks again
+                choice.action = AdcUdpRelay::Choice::REFUSE;
+                return choice;
+            }
+            choice.destination = service->GetAddress().GetIpv4();
+            choice.port = service->GetPort();
+            return choice;
+        });
+    m_udp->SetEndObserver(
+        [this](uint64_t id, const std::string& outcome) { EndBridge(id, outcome); });
+    GetNode()->AddApplication(m_udp); // starts now, as this application does
+}
+
+void
 CsVirtualServer::ObserveBridge(uint64_t id, bool toServer, Ptr<const Packet> bytes)
 {
     Bridge& b = m_bridges[id];
@@ -111,8 +136,6 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
 {
     Bridge& b = m_bridges[id];
     AdcTcpRelay::Choice choice;
-    std::ostringstream who;
-    who << client.GetIpv4() << ":" << client.GetPort();
     const bool tcp = m_serviceType == "TCP"; // plain TCP: decided at once, nothing read
     const bool sslTcp = m_serviceType == "SSL_TCP";
     if (sslTcp)
@@ -129,13 +152,10 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
             return choice; // WAIT: the ClientHello is still arriving
         }
         ++m_unserved;
-        m_decisionTrace(who.str(), "", "", "", "none");
+        m_decisionTrace(AdcEndpointText(client.GetIpv4(), client.GetPort()), "", "", "", "none");
         choice.action = AdcTcpRelay::Choice::REFUSE; // not TLS
         return choice;
     }
-    ++m_requests;
-    b.front.peerIp = client.GetIpv4();
-    b.front.peerPort = client.GetPort();
     // The session to look up: SSL_TCP's own (resumed or new), or the one the ClientHello offers.
     const std::vector<uint8_t>& session =
         sslTcp ? b.tls->GetEndpoint().GetSessionId() : b.hellos.GetOfferedSessionId();
@@ -143,12 +163,35 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
     b.front.tlsResumed = sslTcp && b.tls->GetEndpoint().IsResumed();
     b.front.tlsServerName =
         sslTcp ? b.tls->GetEndpoint().GetServerName() : b.hellos.GetServerName();
+    // SSL_BRIDGE's SSLSESSION entries wait for the ServerHello; SSL_TCP knows its session.
+    const Ptr<AdcService> service = SelectConnection(b, client, AdcFlowKey::PROTO_TCP, sslTcp);
+    if (!service)
+    {
+        choice.action = AdcTcpRelay::Choice::REFUSE;
+        return choice;
+    }
+    choice.action = AdcTcpRelay::Choice::CONNECT;
+    choice.destination = service->GetAddress().GetIpv4();
+    choice.port = service->GetPort();
+    return choice;
+}
+
+Ptr<AdcService>
+CsVirtualServer::SelectConnection(Bridge& b,
+                                  const InetSocketAddress& client,
+                                  uint8_t protocol,
+                                  bool sessionKnown)
+{
+    const std::string who = AdcEndpointText(client.GetIpv4(), client.GetPort());
+    ++m_requests;
+    b.front.peerIp = client.GetIpv4();
+    b.front.peerPort = client.GetPort();
     AdcLbContext ctx;
     ctx.flow = AdcFlowKey(AdcIpAddress(client.GetIpv4()),
                           AdcIpAddress(),
                           client.GetPort(),
                           m_port,
-                          AdcFlowKey::PROTO_TCP);
+                          protocol);
     std::string how;
     AdcSelection sel = Lookup(ctx, b.front, AdcHttpCookies(), how);
     b.persisted = static_cast<bool>(sel.service);
@@ -160,17 +203,15 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
     if (!sel.service)
     {
         ++m_unserved;
-        m_decisionTrace(who.str(), "", "", "", "none");
-        choice.action = AdcTcpRelay::Choice::REFUSE;
-        return choice;
+        m_decisionTrace(who, "", "", "", "none");
+        return nullptr;
     }
     m_hits += b.persisted ? 1 : 0;
     ++m_perLb[sel.vserver->GetName()];
     b.target = TargetOf(sel);
     sel.vserver->ConnectionOpened(sel.service);
-    // SSL_BRIDGE's SSLSESSION entries wait for the ServerHello; SSL_TCP knows its session.
     if (!b.persisted && (m_persistence == AdcPersistenceType::SOURCEIP ||
-                         (sslTcp && m_persistence == AdcPersistenceType::SSLSESSION)))
+                         (sessionKnown && m_persistence == AdcPersistenceType::SSLSESSION)))
     {
         const AdcPersistenceKey key = TableKey(ctx, b.front);
         if (m_table->Insert(key,
@@ -182,11 +223,8 @@ CsVirtualServer::ChooseBridge(uint64_t id, const InetSocketAddress& client, Ptr<
             TracePersistence("create", key, b.target);
         }
     }
-    m_decisionTrace(who.str(), "", sel.vserver->GetName(), sel.service->GetName(), how);
-    choice.action = AdcTcpRelay::Choice::CONNECT;
-    choice.destination = sel.service->GetAddress().GetIpv4();
-    choice.port = sel.service->GetPort();
-    return choice;
+    m_decisionTrace(who, "", sel.vserver->GetName(), sel.service->GetName(), how);
+    return sel.service;
 }
 
 void

@@ -43,7 +43,7 @@ CsVirtualServer::GetTypeId()
                           "HTTP; SSL (TLS 1.2 terminated on the client side; NetScaler's "
                           "SSL is the requirements' HTTPS); SSL_BRIDGE (TLS passed through); "
                           "SSL_TCP (TLS terminated, the bytes relayed); TCP (connections "
-                          "relayed).",
+                          "relayed); UDP (datagrams relayed per client session).",
                           StringValue("HTTP"),
                           MakeStringAccessor(&CsVirtualServer::m_serviceType),
                           MakeStringChecker())
@@ -141,6 +141,7 @@ CsVirtualServer::DoDispose()
     m_engine->Dispose();
     m_engine = nullptr;
     m_relay = nullptr; // the node disposes it, as its application
+    m_udp = nullptr;
     m_bridges.clear();
     m_source = nullptr;
     m_vserver->Dispose();
@@ -257,6 +258,12 @@ CsVirtualServer::GetRelay() const
     return m_relay;
 }
 
+Ptr<AdcUdpRelay>
+CsVirtualServer::GetUdpRelay() const
+{
+    return m_udp;
+}
+
 Ptr<AdcPersistenceTable>
 CsVirtualServer::GetPersistenceTable() const
 {
@@ -320,11 +327,11 @@ CsVirtualServer::CheckConfig()
     // messages `set cs vserver` gives.
     const std::string type = AdcText::ToUpper(m_serviceType);
     if (type != "HTTP" && type != "SSL" && type != "SSL_BRIDGE" && type != "TCP" &&
-        type != "SSL_TCP")
+        type != "SSL_TCP" && type != "UDP")
     {
         throw AdcConfigError("CsVirtualServer '" + m_name + "': ServiceType '" + m_serviceType +
                              "' has no CS datapath in this model; allowed values are HTTP, SSL, "
-                             "SSL_BRIDGE, SSL_TCP, TCP");
+                             "SSL_BRIDGE, SSL_TCP, TCP, UDP");
     }
     m_serviceType = type;
     Ptr<AdcCsVserverConfig> check = CreateObject<AdcCsVserverConfig>();
@@ -360,6 +367,11 @@ CsVirtualServer::StartApplication()
     if (m_serviceType == "SSL_BRIDGE" || m_serviceType == "TCP" || m_serviceType == "SSL_TCP")
     {
         StartBridge();
+        return;
+    }
+    if (m_serviceType == "UDP")
+    {
+        StartUdp();
         return;
     }
     m_engine->SetAttribute("Name", StringValue(m_name));

@@ -18,6 +18,7 @@
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/adc-tls-endpoint.h"
 #include "ns3/adc-tls-termination.h"
+#include "ns3/adc-udp-relay.h"
 #include "ns3/adc-virtual-server.h"
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
@@ -85,8 +86,11 @@ class AdcCsVserverConfig;
  * and relays the clear bytes to the services; the choice is made once the handshake completed,
  * so SSLSESSION keys on the session the CS vserver issued or resumed, and its entry is made at
  * the choice; a client whose handshake fails gets the alert and is counted unserved (Decision
- * "none"). The configuration takes every NetScaler CS type (CS-07 is enforced there); UDP has
- * no datapath here.
+ * "none"). UDP: the shared AdcUdpRelay relays datagrams per client session (address and port),
+ * choosing at a session's first datagram (SOURCEIP, then the policies on the client's address);
+ * a session is one request; with no LB vserver up the datagram is dropped and counted unserved.
+ * The configuration takes every NetScaler CS type (CS-07 is enforced there); the types other
+ * than these six have no datapath here (CheckConfig says so).
  *
  * Traces: "Decision" per request (LB vserver, service, how), "Persistence" per persistence
  * event (hit, miss, create, expire, overflow), the policies' "Evaluation", and the engine's.
@@ -167,9 +171,12 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     Ptr<AdcVirtualServer> GetVirtualServer() const;
     /// \return the proxy engine
     Ptr<AdcProxyEngine> GetEngine() const;
-    /// \return the TCP relay of an SSL_BRIDGE virtual server (null for other types, and
-    /// before it starts)
+    /// \return the TCP relay of an SSL_BRIDGE, SSL_TCP or TCP virtual server (null for other
+    /// types, and before it starts)
     Ptr<AdcTcpRelay> GetRelay() const;
+    /// \return the UDP relay of a UDP virtual server (null for other types, and before it
+    /// starts)
+    Ptr<AdcUdpRelay> GetUdpRelay() const;
     /// \return the SOURCEIP or SSLSESSION table (targets are internal indices)
     Ptr<AdcPersistenceTable> GetPersistenceTable() const;
     /// \return the backup SOURCEIP table of COOKIEINSERT
@@ -235,12 +242,26 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
         std::shared_ptr<AdcTlsRelayCodec> tls;
     };
 
-    /// Start the relay of an SSL_BRIDGE virtual server.
+    /// Start the relay of an SSL_BRIDGE, SSL_TCP or TCP virtual server.
     void StartBridge();
+    /// Start the relay of a UDP virtual server.
+    void StartUdp();
     /// The relay's chooser: decide from the ClientHello.
     AdcTcpRelay::Choice ChooseBridge(uint64_t id,
                                      const InetSocketAddress& client,
                                      Ptr<const Packet> bytes);
+    /**
+     * \brief Choose the LB vserver and service of a relayed connection or UDP session from
+     * \p b's front (client, TLS session), as a request: persistence, policies, default; count
+     * and trace it, make its SOURCEIP entry (and its SSLSESSION entry when \p sessionKnown).
+     * \param b the connection \param client its client \param protocol AdcFlowKey::PROTO_TCP
+     * or PROTO_UDP \param sessionKnown the front's TLS session is the one in use
+     * \return the service (null: none is up; counted unserved, Decision "none")
+     */
+    Ptr<AdcService> SelectConnection(Bridge& b,
+                                     const InetSocketAddress& client,
+                                     uint8_t protocol,
+                                     bool sessionKnown);
     /// The relay's byte observer: the hellos; the ServerHello's session makes the entry.
     void ObserveBridge(uint64_t id, bool toServer, Ptr<const Packet> bytes);
     /// The relay's end observer.
@@ -268,7 +289,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     AdcPersistenceType m_persistence;       //!< parsed "PersistenceType"
     AdcPersistenceType m_backup;            //!< parsed "PersistenceBackup"
     Ptr<AdcProxyEngine> m_engine;           //!< the proxy
-    Ptr<AdcTcpRelay> m_relay;               //!< SSL_BRIDGE: the relay
+    Ptr<AdcTcpRelay> m_relay;               //!< SSL_BRIDGE, SSL_TCP, TCP: the relay
+    Ptr<AdcUdpRelay> m_udp;                 //!< UDP: the relay
     std::map<uint64_t, Bridge> m_bridges;   //!< SSL_BRIDGE connections by relay id
     AdcTlsSessionCache m_tlsCache;          //!< SSL_TCP: the session cache
     Ptr<AdcSourceAddressPolicy> m_source;   //!< SNIP source of server connections
