@@ -207,8 +207,8 @@ CsVirtualServer::SelectConnection(Bridge& b,
         return nullptr;
     }
     m_hits += b.persisted ? 1 : 0;
-    ++m_perLb[sel.vserver->GetName()];
     b.target = TargetOf(sel);
+    ++m_perTarget[b.target];
     sel.vserver->ConnectionOpened(sel.service);
     if (!b.persisted && (m_persistence == AdcPersistenceType::SOURCEIP ||
                          (sessionKnown && m_persistence == AdcPersistenceType::SSLSESSION)))

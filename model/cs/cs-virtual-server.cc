@@ -17,7 +17,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace ns3
 {
@@ -316,8 +315,12 @@ CsVirtualServer::GetUnserved() const
 uint64_t
 CsVirtualServer::GetRequestsTo(const std::string& lbVserver) const
 {
-    const auto it = m_perLb.find(lbVserver);
-    return it == m_perLb.end() ? 0 : it->second;
+    uint64_t n = 0;
+    for (std::size_t t = 0; t < m_targets.size(); ++t)
+    {
+        n += m_targets[t].first->GetName() == lbVserver ? m_perTarget[t] : 0;
+    }
+    return n;
 }
 
 void
@@ -419,6 +422,7 @@ CsVirtualServer::TargetOf(const AdcSelection& sel)
     }
     const auto index = static_cast<uint32_t>(m_targets.size());
     m_targets.emplace_back(sel.vserver, sel.service);
+    m_perTarget.push_back(0);
     m_targetIndex.emplace(key, index);
     return index;
 }
@@ -518,10 +522,11 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
                           AdcFlowKey::PROTO_TCP);
     ctx.url = request.GetTarget();
     ctx.request = &request;
-    std::ostringstream client;
-    client << front.peerIp << ":" << front.peerPort;
-
-    const AdcHttpCookies cookies = AdcHttpCookies::Parse(request);
+    // Only COOKIEINSERT reads the request's cookies; only a connected sink needs the text.
+    const AdcHttpCookies cookies = m_persistence == AdcPersistenceType::COOKIEINSERT
+                                       ? AdcHttpCookies::Parse(request)
+                                       : AdcHttpCookies();
+    const auto client = [&front]() { return AdcEndpointText(front.peerIp, front.peerPort); };
     std::string how;
     AdcSelection sel = Lookup(ctx, front, cookies, how);
     const bool persisted = static_cast<bool>(sel.service);
@@ -533,17 +538,20 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
     if (!sel.service)
     {
         ++m_unserved;
-        m_decisionTrace(client.str(), ctx.url, "", "", "none");
+        if (!m_decisionTrace.IsEmpty())
+        {
+            m_decisionTrace(client(), ctx.url, "", "", "none");
+        }
         return AdcProxyDecision::Answer(503, "Service Unavailable", "cs: no LB vserver up");
     }
     m_hits += persisted ? 1 : 0;
-    ++m_perLb[sel.vserver->GetName()];
     AdcProxyDecision d = AdcProxyDecision::Forward(sel.service->GetName(),
                                                    sel.service->GetAddress().GetIpv4(),
                                                    sel.service->GetPort(),
                                                    m_source,
                                                    front.peerIp);
     const uint32_t target = TargetOf(sel);
+    ++m_perTarget[target];
     d.tag = target;
     sel.vserver->ConnectionOpened(sel.service);
     if (!persisted &&
@@ -581,11 +589,14 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
             }
         }
     }
-    m_decisionTrace(client.str(),
-                    ctx.url,
-                    sel.vserver->GetName(),
-                    sel.service->GetName(),
-                    persisted ? how : sel.how);
+    if (!m_decisionTrace.IsEmpty())
+    {
+        m_decisionTrace(client(),
+                        ctx.url,
+                        sel.vserver->GetName(),
+                        sel.service->GetName(),
+                        persisted ? how : sel.how);
+    }
     return d;
 }
 
@@ -618,6 +629,10 @@ CsVirtualServer::TracePersistence(const std::string& event,
                                   const AdcPersistenceKey& key,
                                   int64_t target)
 {
+    if (m_persistenceTrace.IsEmpty())
+    {
+        return;
+    }
     std::string lb;
     std::string service;
     if (target >= 0 && static_cast<std::size_t>(target) < m_targets.size())

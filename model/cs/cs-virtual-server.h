@@ -303,8 +303,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     /// (LB vserver, service) pairs persistence entries point at, by index
     std::vector<std::pair<Ptr<AdcVirtualServer>, Ptr<AdcService>>> m_targets;
     std::map<std::pair<const AdcVirtualServer*, const AdcService*>, uint32_t>
-        m_targetIndex;                       //!< lookup
-    std::map<std::string, uint64_t> m_perLb; //!< requests per LB vserver
+        m_targetIndex;                 //!< lookup
+    std::vector<uint64_t> m_perTarget; //!< requests per (LB vserver, service), by m_targets index
 
     uint64_t m_requests{0};  //!< counter
     uint64_t m_hits{0};      //!< counter
