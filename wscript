@@ -93,6 +93,7 @@ ADC_SOURCES = [
     'model/wire/adc-http-stream-parser.cc',
     'model/wire/adc-tls-endpoint.cc',
     'model/wire/adc-tls-record.cc',
+    'model/wire/adc-dns-message.cc',
 ]
 
 ADC_HEADERS = [
@@ -172,6 +173,7 @@ ADC_HEADERS = [
     'model/wire/adc-http-stream-parser.h',
     'model/wire/adc-tls-endpoint.h',
     'model/wire/adc-tls-record.h',
+    'model/wire/adc-dns-message.h',
 ]
 
 ADC_TEST_SOURCES = [
@@ -208,6 +210,7 @@ ADC_TEST_SOURCES = [
     'test/adc-cs-bench-support-test.cc',
     'test/adc-tls-endpoint-test.cc',
     'test/adc-tls-record-test.cc',
+    'test/adc-dns-message-test.cc',
     'test/adc-test-fixtures.cc',
     'test/adc-trace-helper-test.cc',
     'test/adc-trace-sources-test.cc',
