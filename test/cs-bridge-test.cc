@@ -9,6 +9,8 @@
 #include "cs-test-fixture.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <set>
 
 using namespace ns3;
 using namespace ns3::adctest;
@@ -80,19 +82,6 @@ TEST_F(CsBridgeTest, AConnectionThatIsNotTlsIsRefusedAndCounted)
     EXPECT_EQ(DecisionsOf(0), (std::vector<std::string>{" none"}));
 }
 
-// REQ: CS-07
-TEST_F(CsBridgeTest, SslBridgeTakesSourceIpAndSslSessionButNotCookies)
-{
-    for (const char* ok : {"SOURCEIP", "SSLSESSION", "NONE"})
-    {
-        cs->SetAttribute("PersistenceType", StringValue(ok));
-        EXPECT_EQ(ConfigErrorOf([this]() { cs->CheckConfig(); }), "") << ok;
-    }
-    cs->SetAttribute("PersistenceType", StringValue("COOKIEINSERT"));
-    const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
-    EXPECT_TRUE(HasAll(e, {"COOKIEINSERT", "SSL_BRIDGE"})) << e;
-}
-
 // REQ: CS-04
 TEST_F(CsBridgeTest, SourceIpOnTheBridgeKeepsAClientsNewSessionsOnItsVersion)
 {
@@ -152,4 +141,38 @@ TEST_F(CsVirtualServerTest, TcpVserverRelaysConnectionsChosenAtTheAcceptWithSour
               (std::vector<std::string>{"LB1 default", "LB1 persistence SOURCEIP"}));
     EXPECT_EQ(DecisionsOf(1), (std::vector<std::string>{"LB2 policy pol-v2"}));
     EXPECT_EQ(cs->GetRelay()->GetCompleted(), 3u);
+}
+
+// REQ: CS-07
+TEST_F(CsVirtualServerTest, EveryDatapathTypeTakesExactlyThePersistenceTypesOfTheMatrix)
+{
+    // CS-07: SOURCEIP on HTTP, HTTPS (NetScaler's SSL), TCP, UDP, SSL_BRIDGE, SSL_TCP;
+    // COOKIEINSERT on HTTP and HTTPS only; SSLSESSION on HTTPS, SSL_BRIDGE and SSL_TCP only.
+    const std::map<std::string, std::set<std::string>> allowed = {
+        {"HTTP", {"SOURCEIP", "COOKIEINSERT"}},
+        {"SSL", {"SOURCEIP", "COOKIEINSERT", "SSLSESSION"}},
+        {"SSL_BRIDGE", {"SOURCEIP", "SSLSESSION"}},
+        {"SSL_TCP", {"SOURCEIP", "SSLSESSION"}},
+        {"TCP", {"SOURCEIP"}},
+        {"UDP", {"SOURCEIP"}},
+    };
+    for (const auto& [type, ok] : allowed)
+    {
+        cs->SetAttribute("ServiceType", StringValue(type));
+        for (const char* persistence : {"NONE", "SOURCEIP", "COOKIEINSERT", "SSLSESSION"})
+        {
+            cs->SetAttribute("PersistenceType", StringValue(persistence));
+            const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
+            if (std::string(persistence) == "NONE" || ok.count(persistence) == 1)
+            {
+                EXPECT_EQ(e, "") << type << " " << persistence;
+            }
+            else
+            {
+                // The message names the persistence type and the service type (SSL as HTTPS).
+                EXPECT_TRUE(HasAll(e, {persistence, type == "SSL" ? "HTTPS" : type}))
+                    << type << " " << persistence << ": " << e;
+            }
+        }
+    }
 }

@@ -123,16 +123,3 @@ TEST_F(CsSslTcpTest, AClientThatSpeaksNoTlsGetsAnAlertAndIsCountedUnserved)
     EXPECT_EQ(cs->GetRelay()->GetFailed(), 1u);
     EXPECT_EQ(DecisionsOf(0), (std::vector<std::string>{" none"}));
 }
-
-// REQ: CS-07
-TEST_F(CsSslTcpTest, SslTcpTakesSourceIpAndSslSessionButNotCookies)
-{
-    for (const char* ok : {"SOURCEIP", "SSLSESSION", "NONE"})
-    {
-        cs->SetAttribute("PersistenceType", StringValue(ok));
-        EXPECT_EQ(ConfigErrorOf([this]() { cs->CheckConfig(); }), "") << ok;
-    }
-    cs->SetAttribute("PersistenceType", StringValue("COOKIEINSERT"));
-    const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
-    EXPECT_TRUE(HasAll(e, {"COOKIEINSERT", "SSL_TCP"})) << e;
-}

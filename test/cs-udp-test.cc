@@ -176,19 +176,3 @@ TEST_F(CsUdpTest, WithNoLbVserverUpTheDatagramIsDroppedAndCounted)
     EXPECT_EQ(cs->GetUdpRelay()->GetSessions(), 0u);
     EXPECT_EQ(DecisionsOf(0), (std::vector<std::string>{" none", " none"}));
 }
-
-// REQ: CS-07
-TEST_F(CsUdpTest, UdpTakesSourceIpOnly)
-{
-    for (const char* ok : {"SOURCEIP", "NONE"})
-    {
-        cs->SetAttribute("PersistenceType", StringValue(ok));
-        EXPECT_EQ(ConfigErrorOf([this]() { cs->CheckConfig(); }), "") << ok;
-    }
-    for (const char* bad : {"COOKIEINSERT", "SSLSESSION"})
-    {
-        cs->SetAttribute("PersistenceType", StringValue(bad));
-        const std::string e = ConfigErrorOf([this]() { cs->CheckConfig(); });
-        EXPECT_TRUE(HasAll(e, {bad, "UDP"})) << e;
-    }
-}
