@@ -8,7 +8,9 @@
  * from the VIP; the ILB spreads the connections over the back-end pool. What differs between
  * the topologies is what the ILB rewrites and which way the responses go:
  * - DSR: only the destination MAC; servers own the VIP and answer the clients directly, so
- *   no response packet crosses the ILB (unless --ilbIsRouter), and servers see client IPs;
+ *   no response packet crosses the ILB (unless --ilbIsRouter), and servers see client IPs.
+ *   DSR keeps no connection state and balances every packet, so its run uses --dsrAlgorithm
+ *   (default hash-ip-port, one server per connection), not --algorithm;
  * - Half-NAT: destination IP and port; responses come back through the ILB, which restores
  *   the VIP as their source; servers see client IPs;
  * - Full-NAT: source too; servers see the NAT source addresses only.
@@ -23,10 +25,10 @@
  */
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-csv-writer.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-server.h"
-#include "ns3/adc-csv-writer.h"
 #include "ns3/adc-request-log.h"
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
@@ -63,6 +65,7 @@ struct Settings
     uint32_t objectSize{20000};
     std::string topologies{"DSR,HALF_NAT,FULL_NAT"};
     std::string algorithm{"roundrobin"};
+    std::string dsrAlgorithm{"hash-ip-port"};
     bool ipv6{false};
     bool ilbIsRouter{false};
     uint32_t serverPort{0};
@@ -175,7 +178,10 @@ MakeHelper(const Settings& s, const std::string& topology)
     h->SetAttribute("NumServers", UintegerValue(s.servers));
     h->SetAttribute("Topology", StringValue(topology));
     h->SetAttribute("Ipv6", BooleanValue(s.ipv6));
-    h->SetAttribute("Algorithm", StringValue(s.algorithm));
+    // DSR keeps no connection state (illumos ilb_check): every packet is balanced, so DSR needs
+    // an algorithm that keeps a connection on one server (illumos's documentation: use a hash
+    // or sticky with DSR); roundrobin would send one connection's packets to several servers.
+    h->SetAttribute("Algorithm", StringValue(topology == "DSR" ? s.dsrAlgorithm : s.algorithm));
     h->SetAttribute("IlbIsRouter", BooleanValue(s.ilbIsRouter));
     // DSR cannot rewrite the port: its servers serve on the VIP port.
     h->SetAttribute("ServerPort", UintegerValue(topology == "DSR" ? 0 : s.serverPort));
@@ -414,6 +420,11 @@ main(int argc, char* argv[])
                  "server selection; allowed: " +
                      AdcConfigError::JoinAllowed(IlbHelper::GetAlgorithmNames()),
                  s.algorithm);
+    cmd.AddValue("dsrAlgorithm",
+                 "server selection of the DSR run (DSR balances every packet: roundrobin "
+                 "spreads a connection over the servers); allowed: " +
+                     AdcConfigError::JoinAllowed(IlbHelper::GetAlgorithmNames()),
+                 s.dsrAlgorithm);
     cmd.AddValue("ipv6", "IPv6 VIP and clients", s.ipv6);
     cmd.AddValue("ilbIsRouter",
                  "the ILB is the servers' gateway (DSR responses cross it)",

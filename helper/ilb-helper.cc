@@ -110,7 +110,10 @@ IlbHelper::GetTypeId()
                           MakeBooleanAccessor(&IlbHelper::m_ipv6),
                           MakeBooleanChecker())
             .AddAttribute("Algorithm",
-                          "Server selection: roundrobin, hash-ip, hash-ip-port or hash-ip-vip.",
+                          "Server selection: roundrobin, hash-ip, hash-ip-port or hash-ip-vip. "
+                          "A DSR rule keeps no connection state and balances every packet, as "
+                          "illumos does: with roundrobin one connection's packets spread over "
+                          "the servers, so pair DSR with a hash algorithm or sticky.",
                           StringValue("roundrobin"),
                           MakeStringAccessor(&IlbHelper::m_algorithm),
                           MakeStringChecker())

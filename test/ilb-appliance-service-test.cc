@@ -75,15 +75,31 @@ TEST_F(IlbScenario, DrainingLetsAConnectionFinishAndSendsNewFlowsElsewhere)
         << (m_log.drops.empty() ? "" : m_log.drops[0]) << " " << m_log.drops.size();
 }
 
-TEST_F(IlbScenario, ConnDrainTimeoutCutsTheConnectionAndCountsIt)
+/// \return how many TCP segments with RST set \p where received from \p src port \p port
+uint32_t
+ResetsFrom(const Wire& wire, const std::string& where, const AdcIpAddress& src, uint16_t port)
 {
+    uint32_t n = 0;
+    for (const Seen& s : wire.At(where, 6))
+    {
+        n += s.flow.src == src && s.flow.srcPort == port && (s.tcpFlags & 0x04) != 0 ? 1 : 0;
+    }
+    return n;
+}
+
+TEST_F(IlbScenario, ConnDrainTimeoutCutsTheConnectionAndTheNextSegmentGetsAReset)
+{
+    // REQ: ILB-04, ILB-06 (illumos ilb.c, ilb_check: a segment without an entry opens one,
+    // "The server should return a RST", and the entry translates the RST back)
     Topo t = Build(false, 1, 2, "5Mbps");
     IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
     rule.connDrainTimeout = MilliSeconds(200);
     t.app->AddRule(rule);
     WatchAll(t);
+    // Server 2 has no socket on port 80, so its TCP answers a segment of an unknown
+    // connection with a RST, as a real server does (an ns-3 listening socket ignores a stray
+    // ACK instead of resetting it as RFC 793 asks).
     m_sinks.Listen(t.servers.Get(0), "S1", 80, false);
-    m_sinks.Listen(t.servers.Get(1), "S2", 80, false);
     Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));
     Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerEnabled, t.app, 0, 0, false);
     Run(Seconds(3));
@@ -93,13 +109,28 @@ TEST_F(IlbScenario, ConnDrainTimeoutCutsTheConnectionAndCountsIt)
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
     EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
     EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
-    // The client's next segments have no connection and only a SYN opens one.
-    EXPECT_GT(m_log.Drops("no-connection"), 0u);
+    // The client's next segment has no entry: it opens one, to the enabled server, which
+    // knows no such connection and resets it; the RST reaches the client from VIP:80 and
+    // removes the entry. What is dropped is responses without an entry (orphans), which stay
+    // dropped: S1's answers to what was in flight at the cut, and a second RST of server 2
+    // when two segments shared an entry that the first RST removed.
+    const std::vector<uint32_t> servers = m_log.ServersOf("web");
+    ASSERT_GE(servers.size(), 2u);
+    EXPECT_EQ(servers[0], 0u);
+    EXPECT_EQ(std::count(servers.begin() + 1, servers.end(), 1u),
+              static_cast<std::ptrdiff_t>(servers.size() - 1));
+    EXPECT_EQ(t.app->GetRuleCounters(0).connections, servers.size());
+    EXPECT_GE(ResetsFrom(m_wire, "C1", kVip4, 80), 1u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u);
     EXPECT_EQ(m_log.drops.size(), m_log.Drops("no-connection"));
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drops + t.app->GetServerCounters(0, 1).drops,
+              m_log.drops.size());
 }
 
-TEST_F(IlbScenario, DownServerGetsNoNewFlowsAndItsFlowIsDroppedOnce)
+TEST_F(IlbScenario, DownServerGetsNoNewFlowsAndItsExistingFlowCarriesOn)
 {
+    // REQ: ILB-02 (illumos ilbd_hc.c, ilbd_set_fail_state: a failed check disables the server
+    // in the kernel, as disable-server does; ilb_check_conn keeps using an existing entry)
     Topo t = DnsPair();
     // Flow A: packets at 1.0 .. 1.4 s; server 0 goes down at 1.25 s.
     const EchoStats& a = Echo(t.clients.Get(0), kVip4, 53, 5, Seconds(1));
@@ -108,17 +139,67 @@ TEST_F(IlbScenario, DownServerGetsNoNewFlowsAndItsFlowIsDroppedOnce)
     const EchoStats& c = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.6));
     Run(Seconds(3));
 
-    // A's packet at 1.3 s hits the down server's entry: dropped ("server-down") and the entry
-    // removed; its packet at 1.4 s is a new flow, to server 1. B and C avoid server 0.
-    EXPECT_EQ(m_log.Drops("server-down"), 1u);
-    EXPECT_EQ(m_log.drops.size(), 1u);
-    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 1, 1}));
-    EXPECT_EQ(a.replies, 4u);
+    // A keeps its entry and its server for all five packets; B and C avoid server 0.
+    EXPECT_TRUE(m_log.drops.empty());
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 1}));
+    EXPECT_EQ(a.replies, 5u);
     EXPECT_EQ(b.replies, 1u);
     EXPECT_EQ(c.replies, 1u);
-    EXPECT_EQ(m_wire.At("S1", 17).size(), 3u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 0).drops, 1u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 1).packetsIn, 3u);
+    EXPECT_EQ(m_wire.At("S1", 17).size(), 5u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).packetsIn, 5u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drops, 0u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).packetsIn, 2u);
+}
+
+TEST_F(IlbScenario, FailedHealthCheckLetsTheConnectionFinishAndSendsNewFlowsElsewhere)
+{
+    // REQ: ILB-02 (a failed health check is ilbd's disable-server: draining, as below)
+    Topo t = Build(false, 1, 2, "5Mbps");
+    t.app->AddRule(Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
+    WatchAll(t);
+    Ptr<IlbAppliance> app = t.app;
+    const uint32_t activeWhileDown = RunDrain(t, [app] { app->SetServerUp(0, 0, false); });
+
+    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{0, 1, 1}));
+    EXPECT_EQ(activeWhileDown, 1u);
+    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u); // the transfer to the down server ran to its end
+    EXPECT_EQ(m_sinks.Bytes("S2"), 20000u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
+    EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
+    EXPECT_TRUE(m_log.drops.empty())
+        << (m_log.drops.empty() ? "" : m_log.drops[0]) << " " << m_log.drops.size();
+}
+
+TEST_F(IlbScenario, FailedHealthCheckIsCutAfterConnDrainUnlessUpBefore)
+{
+    // REQ: ILB-02 (illumos ilb_server_toggle sets the die time of a disabled server from the
+    // rule's conn-drain, whoever disabled it; enabling clears it)
+    Topo t = Build(false, 1, 2, "5Mbps");
+    IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
+    rule.connDrainTimeout = MilliSeconds(200);
+    t.app->AddRule(rule);
+    rule.name = "web2";
+    rule.ports = AdcPortRange(81, 81);
+    t.app->AddRule(rule);
+    WatchAll(t);
+    for (uint16_t port : {80, 81})
+    {
+        m_sinks.Listen(t.servers.Get(0), "S1", port, false);
+    }
+    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));   // rule web: to S1
+    Bulk(t.clients.Get(0), kVip4, 81, 400000, Seconds(2.5)); // rule web2: to S1
+    // web: down at 1.2 s, cut at 1.4 s. web2: down at 2.7 s, up again at 2.8 s.
+    Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerUp, t.app, 0, 0, false);
+    Simulator::Schedule(Seconds(2.7), &IlbAppliance::SetServerUp, t.app, 1, 0, false);
+    Simulator::Schedule(Seconds(2.8), &IlbAppliance::SetServerUp, t.app, 1, 0, true);
+    Run(Seconds(5));
+
+    EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
+    EXPECT_EQ(t.app->GetRuleCounters(1).drained, 0u); // up again: the cut was cancelled
+    ASSERT_EQ(m_sinks.Conns().size(), 2u);
+    EXPECT_LT(m_sinks.Conns()[0].bytes, 400000u);
+    EXPECT_EQ(m_sinks.Conns()[1].bytes, 400000u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,7 +314,7 @@ TEST_F(IlbScenario, DisabledServiceTakesNoNewFlowsAndDrainsAsDisableServer)
     EXPECT_EQ(m_log.states[0].when, Seconds(1.2));
 }
 
-TEST_F(IlbScenario, DisabledServiceIsCutAfterConnDrainUnlessEnabledBefore)
+TEST_F(IlbScenario, DisabledServiceIsCutAfterConnDrainUnlessEnabledBeforeAndThenReset)
 {
     // REQ: ILB-02
     Topo t = Build(false, 1, 2, "5Mbps");
@@ -262,7 +343,15 @@ TEST_F(IlbScenario, DisabledServiceIsCutAfterConnDrainUnlessEnabledBefore)
     EXPECT_LT(m_sinks.Bytes("S1"), 800000u);
     EXPECT_EQ(m_sinks.Conns().size(), 2u);
     EXPECT_EQ(m_sinks.Conns()[1].bytes, 400000u);
-    EXPECT_GT(m_log.Drops("no-connection"), 0u); // web's client after the cut
+    // web's client after the cut: its next segment opens an entry to server 2, which does
+    // not listen on 80 and resets it (illumos ilb_check: "The server should return a RST").
+    // Dropped: only orphan responses (S1's answers to what was in flight at the cut, a second
+    // RST of server 2 for an entry the first removed).
+    EXPECT_EQ(m_log.drops.size(), m_log.Drops("no-connection"));
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).drops + t.app->GetServerCounters(0, 1).drops,
+              m_log.drops.size());
+    EXPECT_GE(ResetsFrom(m_wire, "C1", kVip4, 80), 1u);
+    EXPECT_EQ(m_log.ServersOf("web").back(), 1u);
 }
 
 TEST_F(IlbScenario, MonitorBoundToAServerServiceTakesItOutOfRotationAndBack)

@@ -24,6 +24,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -47,6 +48,10 @@ class AdcDatapathIlbAggregation : public ::testing::TestWithParam<std::string>
     {
         Ptr<IlbHelper> h = CreateObject<IlbHelper>();
         h->SetAttribute("Topology", StringValue(topology));
+        // DSR keeps no connection state: a per-connection hash keeps each connection on one
+        // server (roundrobin would spread its packets, as illumos's does).
+        h->SetAttribute("Algorithm",
+                        StringValue(topology == "DSR" ? "hash-ip-port" : "roundrobin"));
         h->SetAttribute("NumClients", UintegerValue(kClients));
         h->SetAttribute("NumServers", UintegerValue(kServers));
         IlbTopology t = h->Build();
@@ -126,9 +131,18 @@ TEST_P(AdcDatapathIlbAggregation, TheIlbStillBalancesWithOnlyItsNodesLeft)
 
     const uint32_t requests = kClients * kRequests;
     EXPECT_TRUE(AdcExpectAccounting(*log, AdcAccountingExpectation::Completed(requests)));
-    // Round robin over the two servers, one new flow per request.
-    EXPECT_EQ(chosen, requests);
-    EXPECT_EQ(perServer, (std::map<uint32_t, uint32_t>{{0, requests / 2}, {1, requests / 2}}));
+    if (GetParam() == "DSR")
+    {
+        // A choice per packet (no entries), every request served by one server or the other.
+        EXPECT_GT(chosen, requests);
+        EXPECT_EQ(perServer[0] + perServer[1], requests);
+    }
+    else
+    {
+        // Round robin over the two servers, one new flow per request.
+        EXPECT_EQ(chosen, requests);
+        EXPECT_EQ(perServer, (std::map<uint32_t, uint32_t>{{0, requests / 2}, {1, requests / 2}}));
+    }
     // DSR keeps the clients' addresses; Full-NAT replaces them.
     if (GetParam() == "DSR")
     {
@@ -245,5 +259,191 @@ TEST_F(AdcPacketRewrite, ReadTransportReadsTcpFieldsAndNeverPastTheEnd)
     EXPECT_EQ(AdcReadTransport(Create<Packet>(8), AdcFlowKey::PROTO_UDP).status,
               AdcTransportStatus::OK);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The engine's edges as illumos ilb_check has them, one packet at a time
+
+/// Records the verdicts instead of carrying them out.
+class RecordingEgress : public AdcEgress
+{
+  public:
+    std::string Send(const AdcVerdict& verdict) override
+    {
+        sent.push_back(verdict);
+        return "";
+    }
+
+    std::vector<AdcVerdict> sent; //!< every verdict, in order
+};
+
+const AdcIpAddress kEdgeVip(Ipv4Address("10.9.9.9"));
+const AdcIpAddress kEdgeClient(Ipv4Address("10.0.0.1"));
+const AdcIpAddress kEdgeNat(Ipv4Address("10.200.0.1"));
+const std::vector<AdcIpAddress> kEdgeServers{AdcIpAddress(Ipv4Address("10.1.0.2")),
+                                             AdcIpAddress(Ipv4Address("10.1.0.3"))};
+
+/// \return a TCP rule named \p name on kEdgeVip:port over kEdgeServers
+IlbRule
+EdgeRule(const std::string& name,
+         uint16_t port,
+         IlbRule::Topology topology,
+         const std::string& algorithm,
+         bool sticky = false)
+{
+    IlbRule r;
+    r.name = name;
+    r.vip = kEdgeVip;
+    r.protocol = AdcFlowKey::PROTO_TCP;
+    r.ports = AdcPortRange(port, port);
+    r.topology = topology;
+    r.algorithm = algorithm;
+    r.sticky = sticky;
+    for (std::size_t i = 0; i < kEdgeServers.size(); ++i)
+    {
+        IlbServer s;
+        s.name = "srv" + std::to_string(i + 1);
+        s.address = kEdgeServers[i];
+        r.servers.push_back(s);
+    }
+    if (topology == IlbRule::FULL_NAT)
+    {
+        r.natSourceFirst = kEdgeNat;
+        r.natSourceLast = kEdgeNat;
+        r.natPorts = AdcPortRange(20000, 20099);
+    }
+    return r;
+}
+
+/// \return a TCP segment of \p k with \p flags, as the hook describes it
+AdcIngress
+Segment(const AdcFlowKey& k, uint8_t flags)
+{
+    AdcIngress in;
+    in.flow = k;
+    in.status = AdcTransportStatus::OK;
+    in.tcpFlags = flags;
+    in.tcpSeq = 1000;
+    in.tcpAck = 2000;
+    in.bytes = 60;
+    in.packet = Create<Packet>(20);
+    return in;
+}
+
+/// Tears the simulator down after the engine tests.
+class IlbEngineEdges : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+TEST_F(IlbEngineEdges, DsrKeepsNoEntryAndBalancesEveryPacketByTheAlgorithm)
+{
+    // REQ: ILB-02, ILB-03 (illumos ilb.c, ilb_check: case ILB_TOPO_IMPL_DSR adds no conn, so
+    // every packet goes through ilb_alg_lb and the sticky table)
+    Ptr<IlbAppliance> ilb = CreateObject<IlbAppliance>();
+    ilb->AddRule(EdgeRule("rr", 80, IlbRule::DSR, "roundrobin"));
+    ilb->AddRule(EdgeRule("hash", 81, IlbRule::DSR, "hash-ip"));
+    ilb->AddRule(EdgeRule("sticky", 82, IlbRule::DSR, "roundrobin", true));
+    std::map<std::string, std::vector<uint32_t>> chosen;
+    ilb->TraceConnectWithoutContext(
+        "ServerChosen",
+        Callback<void, const std::string&, const AdcFlowKey&, uint32_t, const std::string&>(
+            [&chosen](const std::string& rule, const AdcFlowKey&, uint32_t s, const std::string&) {
+                chosen[rule].push_back(s);
+            }));
+    for (uint16_t port : {80, 81, 82})
+    {
+        // One connection: SYN, then three segments of the same 5-tuple.
+        const AdcFlowKey k(kEdgeClient, kEdgeVip, 40000, port, AdcFlowKey::PROTO_TCP);
+        RecordingEgress out;
+        for (uint8_t flags : {AdcTcpFlag::SYN,
+                              AdcTcpFlag::ACK,
+                              uint8_t(AdcTcpFlag::ACK | 0x08),
+                              uint8_t(AdcTcpFlag::ACK | 0x01)})
+        {
+            EXPECT_TRUE(ilb->Process(Segment(k, flags), out));
+        }
+        ASSERT_EQ(out.sent.size(), 4u) << port;
+        std::set<AdcIpAddress> hops;
+        for (const AdcVerdict& v : out.sent)
+        {
+            EXPECT_EQ(v.action, AdcVerdict::FORWARD); // the IP packet unchanged
+            hops.insert(v.nextHop);
+        }
+        // roundrobin spreads the connection over both servers; hash-ip and sticky keep it.
+        EXPECT_EQ(hops.size(), port == 80 ? 2u : 1u) << port;
+    }
+    EXPECT_EQ(chosen["rr"], (std::vector<uint32_t>{0, 1, 0, 1})); // per packet
+    EXPECT_EQ(chosen["hash"].size(), 4u);
+    EXPECT_EQ(chosen["sticky"], (std::vector<uint32_t>{0, 0, 0, 0}));
+    for (uint32_t r = 0; r < 3; ++r)
+    {
+        // No entries; a connection is counted at its pure SYN only; every packet forwarded.
+        EXPECT_EQ(ilb->GetActiveConnections(r, 0) + ilb->GetActiveConnections(r, 1), 0u);
+        EXPECT_EQ(ilb->GetRuleCounters(r).connections, 1u);
+        EXPECT_EQ(ilb->GetRuleCounters(r).packetsIn, 4u);
+        EXPECT_EQ(ilb->GetRuleCounters(r).drops, 0u);
+    }
+    EXPECT_EQ(ilb->GetConnectionTable()->GetSize() + ilb->GetNatTable()->GetSize(), 0u);
+    ilb->Dispose();
+}
+
+/// The NAT topologies by name
+class IlbEngineNat : public ::testing::TestWithParam<std::string>
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+TEST_P(IlbEngineNat, ATcpSegmentWithoutAnEntryOpensOneAndTheServersResetGoesBack)
+{
+    // REQ: ILB-04, ILB-05, ILB-06 (illumos ilb.c, ilb_check: "We create a cache even if it is
+    // not a SYN segment. The server should return a RST. When we see the RST, we will destroy
+    // this cache. But by having a cache, we know how to NAT the returned RST.")
+    const IlbRule::Topology topo = GetParam() == "FULL_NAT" ? IlbRule::FULL_NAT : IlbRule::HALF_NAT;
+    Ptr<IlbAppliance> ilb = CreateObject<IlbAppliance>();
+    ilb->AddRule(EdgeRule("web", 80, topo, "roundrobin"));
+    std::vector<std::string> drops;
+    ilb->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void, Ptr<const Packet>, const std::string&>(
+            [&drops](Ptr<const Packet>, const std::string& reason) { drops.push_back(reason); }));
+    const AdcFlowKey k(kEdgeClient, kEdgeVip, 40000, 80, AdcFlowKey::PROTO_TCP);
+    RecordingEgress out;
+
+    // A mid-connection segment (ACK with data) that the ILB has no entry for.
+    EXPECT_TRUE(ilb->Process(Segment(k, AdcTcpFlag::ACK | 0x08), out));
+    ASSERT_EQ(out.sent.size(), 1u);
+    EXPECT_EQ(out.sent[0].action, AdcVerdict::REWRITE);
+    const AdcFlowKey toServer = out.sent[0].after;
+    EXPECT_EQ(toServer.dst, kEdgeServers[0]);
+    EXPECT_EQ(toServer.dstPort, 80);
+    EXPECT_EQ(toServer.src, topo == IlbRule::FULL_NAT ? kEdgeNat : kEdgeClient);
+    EXPECT_EQ(ilb->GetActiveConnections(0, 0), 1u);
+    EXPECT_EQ(ilb->GetRuleCounters(0).connections, 1u);
+
+    // The server knows no such connection and resets it: translated back to VIP -> client,
+    // and the entry goes.
+    EXPECT_TRUE(ilb->Process(Segment(toServer.Reversed(), AdcTcpFlag::RST), out));
+    ASSERT_EQ(out.sent.size(), 2u);
+    EXPECT_EQ(out.sent[1].action, AdcVerdict::REWRITE);
+    EXPECT_EQ(out.sent[1].after, k.Reversed());
+    EXPECT_EQ(ilb->GetActiveConnections(0, 0), 0u);
+    EXPECT_TRUE(drops.empty());
+
+    // A response without an entry (an orphan) is still dropped: it must not leak.
+    EXPECT_TRUE(ilb->Process(Segment(toServer.Reversed(), AdcTcpFlag::ACK), out));
+    EXPECT_EQ(out.sent.size(), 2u);
+    EXPECT_EQ(drops, (std::vector<std::string>{"no-connection"}));
+    ilb->Dispose();
+}
+
+INSTANTIATE_TEST_SUITE_P(IlbNatTopologies, IlbEngineNat, ::testing::Values("HALF_NAT", "FULL_NAT"));
 
 } // namespace

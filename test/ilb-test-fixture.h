@@ -381,11 +381,20 @@ class AdcIlbHelperTest : public ::testing::Test
     }
 };
 
-/// \return a helper for \p topology with \p clients clients and \p servers servers
+/**
+ * \return a helper for \p topology with \p clients clients and \p servers servers. DSR
+ * keeps no connection state (illumos ilb_check), so a DSR test bed balances with hash-ip-port,
+ * which keeps each TCP connection on one server, as illumos's documentation advises; the
+ * other topologies keep the helper's default (roundrobin).
+ */
 inline Ptr<IlbHelper>
 MakeHelper(const std::string& topology, uint32_t clients, uint32_t servers, bool ipv6 = false)
 {
     Ptr<IlbHelper> h = CreateObject<IlbHelper>();
+    if (topology == "DSR")
+    {
+        h->SetAttribute("Algorithm", StringValue("hash-ip-port"));
+    }
     h->SetAttribute("Topology", StringValue(topology));
     h->SetAttribute("NumClients", UintegerValue(clients));
     h->SetAttribute("NumServers", UintegerValue(servers));

@@ -105,6 +105,7 @@ IlbAppliance::SetServerUp(uint32_t rule, uint32_t server, bool up)
     {
         m_rules[rule].vserver->Unbind(s.service->GetName());
     }
+    ServerStateChanged(rule, server);
 }
 
 void
@@ -130,17 +131,29 @@ IlbAppliance::ServiceStateChanged(std::string context,
     {
         return; // disposed
     }
+    ServerStateChanged(rule, server);
+}
+
+void
+IlbAppliance::ServerStateChanged(uint32_t rule, uint32_t server)
+{
+    // illumos ilbd, on a failed health check (ilbd_hc.c, ilbd_set_fail_state), disables the
+    // server in the kernel as disable-server does (ilbd_k_Xable_server, stat_declare_srv_dead):
+    // no new connections, existing ones carry on, and are cut conn-drain seconds after the
+    // disable when the rule has one (ilb.c, ilb_server_toggle: iser_die_time). So both ways out
+    // of service start the same drain; back in service (enabled and up) cancels the cut.
     ServerState& s = m_rules[rule].servers[server];
-    const bool enabled = s.service->GetAdminState() == AdcService::ENABLED;
-    if (s.enabled == enabled)
+    const bool inService =
+        s.service->GetAdminState() == AdcService::ENABLED && IsServerUp(rule, server);
+    if (s.inService == inService)
     {
-        return; // health only: the datapath asks the service at each packet
+        return;
     }
-    s.enabled = enabled;
+    s.inService = inService;
     ++s.drainGen;
     s.drainEvent.Cancel();
     const Time drain = Rule(rule).connDrainTimeout;
-    if (!enabled && drain.IsStrictlyPositive())
+    if (!inService && drain.IsStrictlyPositive())
     {
         s.drainEvent = Simulator::Schedule(drain,
                                            &IlbAppliance::DrainDeadline,
@@ -160,7 +173,7 @@ IlbAppliance::DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen)
     }
     RuleState& r = m_rules[rule];
     ServerState& s = r.servers[server];
-    if (s.enabled || s.drainGen != gen)
+    if (s.inService || s.drainGen != gen)
     {
         return;
     }

@@ -82,7 +82,8 @@ IlbAppliance::GetTypeId()
                             MakeTraceSourceAccessor(&IlbAppliance::m_ruleMatchTrace),
                             "ns3::IlbAppliance::RuleMatchTracedCallback")
             .AddTraceSource("ServerChosen",
-                            "A new flow was given a server.",
+                            "A new flow was given a server (Half-NAT, Full-NAT: once per "
+                            "connection entry; DSR, which keeps no entries: once per packet).",
                             MakeTraceSourceAccessor(&IlbAppliance::m_serverChosenTrace),
                             "ns3::IlbAppliance::ServerChosenTracedCallback")
             .AddTraceSource("Rewrite",
@@ -95,7 +96,7 @@ IlbAppliance::GetTypeId()
                             "ns3::IlbAppliance::NatExhaustedTracedCallback")
             .AddTraceSource("ConnectionEnded",
                             "A connection's entry went (either table): idle expiry, TCP end "
-                            "(RST, or TcpTimeWait after both FINs), server down, drain cut.",
+                            "(RST, or TcpTimeWait after both FINs), conn-drain cut.",
                             MakeTraceSourceAccessor(&IlbAppliance::m_connectionEndedTrace),
                             "ns3::IlbAppliance::ConnectionEndedTracedCallback");
     return tid;
@@ -441,26 +442,14 @@ IlbAppliance::Forward(uint32_t rule,
 bool
 IlbAppliance::ProcessRequest(const Conn& c, const AdcIngress& in, AdcEgress& egress)
 {
+    // A server that failed its health check or was disabled keeps its connections (illumos:
+    // ilb_check_conn does not look at the server's state); only conn-drain cuts them.
     const uint32_t rule = c.rule;
-    const uint32_t server = c.server;
-    const IlbRule& r = Rule(rule);
-    m_ruleMatchTrace(r.name, in.flow);
-    if (!IsServerUp(rule, server))
-    {
-        m_conns->Remove(c.original);
-        Drop(static_cast<int32_t>(rule), static_cast<int32_t>(server), in.packet, "server-down");
-        return true;
-    }
+    m_ruleMatchTrace(Rule(rule).name, in.flow);
     const TcpEnd end = c.original.protocol == AdcFlowKey::PROTO_TCP
                            ? IlbConnectionStore::TrackTcp(c, IlbConnectionStore::FROM_CLIENT, in)
                            : TcpEnd::OPEN;
-    Forward(rule,
-            server,
-            r.topology == IlbRule::DSR ? AdcVerdict::Forward(r.servers[server].address)
-                                       : AdcVerdict::Rewrite(c.translated),
-            in,
-            true,
-            egress);
+    Forward(rule, c.server, AdcVerdict::Rewrite(c.translated), in, true, egress);
     m_conns->EndConnection(c.original, end, m_tcpTimeWait);
     return true;
 }
@@ -468,31 +457,13 @@ IlbAppliance::ProcessRequest(const Conn& c, const AdcIngress& in, AdcEgress& egr
 bool
 IlbAppliance::ProcessResponse(const Conn& c, const AdcIngress& in, AdcEgress& egress)
 {
-    const uint32_t rule = c.rule;
-    const uint32_t server = c.server;
-    if (!IsServerUp(rule, server))
-    {
-        m_conns->Remove(c.original);
-        Drop(static_cast<int32_t>(rule), static_cast<int32_t>(server), in.packet, "server-down");
-        return true;
-    }
     const TcpEnd end = c.original.protocol == AdcFlowKey::PROTO_TCP
                            ? IlbConnectionStore::TrackTcp(c, IlbConnectionStore::FROM_SERVER, in)
                            : TcpEnd::OPEN;
-    bool claimed = true;
-    if (Rule(rule).topology == IlbRule::DSR)
-    {
-        // The ILB is also the router: the response goes on unchanged by ordinary routing.
-        Count(rule, server, in.bytes, false);
-        claimed = false;
-    }
-    else
-    {
-        // VIP:port -> client:port, for both NAT topologies
-        Forward(rule, server, AdcVerdict::Rewrite(c.original.Reversed()), in, false, egress);
-    }
+    // VIP:port -> client:port, for both NAT topologies (DSR keeps no entries)
+    Forward(c.rule, c.server, AdcVerdict::Rewrite(c.original.Reversed()), in, false, egress);
     m_conns->EndConnection(c.original, end, m_tcpTimeWait);
-    return claimed;
+    return true;
 }
 
 int32_t
@@ -564,19 +535,45 @@ IlbAppliance::Translate(uint32_t rule,
 }
 
 bool
+IlbAppliance::ProcessDsr(uint32_t rule, const AdcIngress& in, AdcEgress& egress)
+{
+    // illumos ilb_check: a DSR rule adds no connection entry, so every packet is balanced by
+    // the rule's algorithm (and its sticky table) and forwarded to the server chosen.
+    RuleState& r = m_rules[rule];
+    const IlbRule& config = Rule(rule);
+    const int32_t server = ChooseServer(rule, in.flow, Simulator::Now());
+    if (server < 0)
+    {
+        Drop(static_cast<int32_t>(rule), -1, in.packet, "no-server-up");
+        return true;
+    }
+    const auto userver = static_cast<uint32_t>(server);
+    constexpr uint8_t kOpening =
+        AdcTcpFlag::SYN | AdcTcpFlag::ACK | AdcTcpFlag::RST | AdcTcpFlag::FIN;
+    if (in.flow.protocol == AdcFlowKey::PROTO_TCP && (in.tcpFlags & kOpening) == AdcTcpFlag::SYN)
+    {
+        ++r.counters.connections; // a connection is a pure SYN balanced (UDP: none)
+        ++r.servers[userver].counters.connections;
+    }
+    m_serverChosenTrace(config.name, in.flow, userver, config.servers[userver].name);
+    Forward(rule, userver, AdcVerdict::Forward(config.servers[userver].address), in, true, egress);
+    return true;
+}
+
+bool
 IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egress)
 {
     RuleState& r = m_rules[rule];
     const IlbRule& config = Rule(rule);
     const auto irule = static_cast<int32_t>(rule);
     m_ruleMatchTrace(config.name, in.flow);
-    constexpr uint8_t kOpening =
-        AdcTcpFlag::SYN | AdcTcpFlag::ACK | AdcTcpFlag::RST | AdcTcpFlag::FIN;
-    if (in.flow.protocol == AdcFlowKey::PROTO_TCP && (in.tcpFlags & kOpening) != AdcTcpFlag::SYN)
+    if (config.topology == IlbRule::DSR)
     {
-        Drop(irule, -1, in.packet, "no-connection"); // only a SYN opens a TCP connection
-        return true;
+        return ProcessDsr(rule, in, egress);
     }
+    // Half-NAT and Full-NAT: any packet without an entry opens one, a TCP segment that is not
+    // a SYN too (illumos ilb_check: "We create a cache even if it is not a SYN segment. The
+    // server should return a RST."), so the server's RST is translated back to the client.
     const Time now = Simulator::Now();
     const int32_t server = ChooseServer(rule, in.flow, now);
     if (server < 0)
@@ -610,10 +607,7 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
     ++r.counters.connections;
     ++r.servers[userver].counters.connections;
     m_serverChosenTrace(config.name, in.flow, userver, config.servers[userver].name);
-    const AdcVerdict v = config.topology == IlbRule::DSR
-                             ? AdcVerdict::Forward(config.servers[userver].address)
-                             : AdcVerdict::Rewrite(translated);
-    if (!Forward(rule, userver, v, in, true, egress))
+    if (!Forward(rule, userver, AdcVerdict::Rewrite(translated), in, true, egress))
     {
         m_conns->Remove(in.flow);
     }

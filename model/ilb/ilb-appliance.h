@@ -44,20 +44,26 @@ namespace ns3
  * Datapath (Process, fed by the node's IPv4 and IPv6 hooks after Install; one
  * family-independent engine working on AdcFlowKey):
  * - A TCP/UDP packet to a rule's VIP, protocol and port range is a request ("RuleMatch"
- *   fires for each). A new flow (TCP: a SYN without ACK; UDP: any datagram) gets a server:
+ *   fires for each). A new flow (any packet without a connection entry) gets a server:
  *   the sticky entry of its source prefix when that server is up and enabled, else the
  *   rule's algorithm over the up and enabled servers, chosen by the rule's virtual server
  *   (below) ("ServerChosen", once per new flow).
  *   Existing flows (the connection table, 5-tuple) keep their server.
- * - DSR: the packet is forwarded unchanged with the server's address as next hop (only the
- *   destination MAC changes). HALF_NAT: destination rewritten to the server's address:port.
+ * - DSR keeps no connection state (illumos ilb_check adds no entry for DSR): every packet is
+ *   balanced by the algorithm (and the sticky table) and forwarded unchanged with the
+ *   server's address as next hop (only the destination MAC changes); "ServerChosen" fires
+ *   per packet and "connections" counts pure SYNs. roundrobin thus spreads one connection's
+ *   packets over the servers, as illumos does: pair DSR with a hash algorithm or sticky.
+ *   HALF_NAT: destination rewritten to the server's address:port.
  *   FULL_NAT: also the source, to a NAT source address (round robin over the range) and a
  *   port of natPorts (an AdcPortAllocator per NAT address, shared by the rules using it).
  * - Responses (matched by the table's reply key) are rewritten back to VIP:port -> client
  *   (HALF_NAT, FULL_NAT; "Rewrite" with direction "response"); DSR responses that cross the
- *   ILB (the ILB is also the router) are counted and left unchanged to ordinary routing.
+ *   ILB (the ILB is also the router) match nothing and go on by ordinary routing, uncounted.
  * - Everything else is ordinary traffic (Process returns false: PASS).
- * - TCP: only a SYN opens a connection. The entry is removed at a RST; once both FINs are
+ * - TCP: any segment without an entry opens one (illumos: "the server should return a RST",
+ *   which the entry translates back); a response without an entry is dropped
+ *   ("no-connection"). The entry is removed at a RST; once both FINs are
  *   acknowledged (sequence numbers checked) it lingers "TcpTimeWait" (default 2 s) for
  *   segments still in flight, then goes; otherwise it goes after the rule's NAT timeout of
  *   idleness. Whenever an entry goes, its Full-NAT port is released.
@@ -68,7 +74,7 @@ namespace ns3
  *   "ConnectionEnded" fires whenever an entry of either table goes.
  *
  * Drop reasons ("Drop", declared by AdcDatapath): truncated-transport-header,
- * malformed-transport-header, fragment-unsupported, no-connection, no-server-up, server-down,
+ * malformed-transport-header, fragment-unsupported, no-connection, no-server-up,
  * nat-ports-exhausted, connection-table-full, reply-key-collision, bad-checksum, no-route,
  * server-not-on-link.
  *
@@ -80,9 +86,9 @@ namespace ns3
  *   same); its health is what its bound AdcHealthMonitor objects say (AdcService::BindMonitor;
  *   IlbHelper binds its health check so). The ILB follows every service's "StateChange": a
  *   service going OUT OF SERVICE takes no new flows and drains its connections (cut after the
- *   rule's connDrainTimeout when > 0); a DOWN service takes no new flows and loses its
- *   connections at their next packet ("server-down"). UNKNOWN (monitors bound, not all
- *   answered) counts as up, as ILB uses a server until a health check fails.
+ *   rule's connDrainTimeout when > 0); a DOWN service is treated the same (illumos ilbd
+ *   disables a server whose health check fails, as disable-server does). UNKNOWN (monitors
+ *   bound, not all answered) counts as up, as ILB uses a server until a health check fails.
  * - each rule selects through its own AdcVirtualServer (GetRuleVServer(rule)): named after
  *   the rule, the rule's VIP, protocol as service type, port (0 = "*" for a port range), the
  *   rule's services bound in server order, LB method from AdcLbMethodRegistry (the ilbadm name's
@@ -97,7 +103,7 @@ namespace ns3
  * - SetServerUp is a health report from outside the bound monitors (a test, an external
  *   checker): while reported down the server's service is unbound from the rule's virtual
  *   server (bound again, at the same back-end index, when reported up), and its connections
- *   are treated as those of a DOWN service.
+ *   drain as those of a DOWN service.
  *
  * The model is deterministic and uses no random variables.
  */
@@ -111,7 +117,7 @@ class IlbAppliance : public AdcDatapath
         uint64_t packetsOut{0};  //!< response packets handled (server -> client)
         uint64_t bytesIn{0};     //!< IP bytes of packetsIn (IP header included)
         uint64_t bytesOut{0};    //!< IP bytes of packetsOut
-        uint64_t connections{0}; //!< new flows given a server
+        uint64_t connections{0}; //!< entries opened (NAT); DSR: pure SYNs balanced
         uint64_t drops{0};       //!< packets dropped (any reason)
         uint64_t drained{0};     //!< connections cut by connDrainTimeout
     };
@@ -194,8 +200,8 @@ class IlbAppliance : public AdcDatapath
     /**
      * \brief Health-check result reported directly (not by a monitor bound to the server's
      * service): a down server gets no new connections (its service is unbound from the rule's
-     * virtual server), and its existing connections are removed at their next packet
-     * (dropped, "server-down"), as when a bound monitor says DOWN.
+     * virtual server); its existing connections carry on, cut after the rule's
+     * connDrainTimeout when > 0, as when a bound monitor says DOWN or disable-server.
      * \param rule rule index
      * \param server server index in the rule
      * \param up new state
@@ -302,8 +308,8 @@ class IlbAppliance : public AdcDatapath
     {
         Ptr<AdcService> service; //!< the server as a service (admin state, health)
         bool reportedUp{true};   //!< SetServerUp's report
-        bool enabled{true};      //!< the service's admin state as last handled (drain edges)
-        uint64_t drainGen{0};    //!< bumps at every admin change (stale cuts do nothing)
+        bool inService{true};    //!< enabled and up, as last handled (drain edges)
+        uint64_t drainGen{0};    //!< bumps at every in/out of service (stale cuts do nothing)
         EventId drainEvent;      //!< pending connDrainTimeout cut
         Counters counters;       //!< counters
     };
@@ -332,8 +338,7 @@ class IlbAppliance : public AdcDatapath
      */
     void MakeServices(const IlbRule& rule, uint32_t index, RuleState& st);
     /**
-     * \brief A server's service changed state ("StateChange"): start or cancel draining when
-     * its admin state changed.
+     * \brief A server's service changed state ("StateChange"): see ServerStateChanged.
      * \param context "<rule> <server>"
      * \param name the service's name
      * \param oldState its state before
@@ -343,6 +348,13 @@ class IlbAppliance : public AdcDatapath
                              const std::string& name,
                              AdcService::State oldState,
                              AdcService::State newState);
+    /**
+     * \brief A server's admin state or health may have changed: when it went out of service
+     * (disabled, or health down) start its conn-drain cut; back in service, cancel it.
+     * \param rule rule index
+     * \param server server index
+     */
+    void ServerStateChanged(uint32_t rule, uint32_t server);
     /// \param rule rule index \param service a service \return its server index, or -1
     int32_t FindServer(uint32_t rule, const Ptr<AdcService>& service) const;
 
@@ -352,6 +364,8 @@ class IlbAppliance : public AdcDatapath
     bool ProcessResponse(const Conn& c, const AdcIngress& in, AdcEgress& egress);
     /// New flow for \p rule. \return true (claimed)
     bool ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egress);
+    /// A packet of DSR rule \p rule: balanced and forwarded, no entry. \return true (claimed)
+    bool ProcessDsr(uint32_t rule, const AdcIngress& in, AdcEgress& egress);
     /**
      * \brief Send a packet of a connection; count it, or drop it when sending fails.
      * \param rule rule index
