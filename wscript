@@ -93,6 +93,9 @@ ADC_SOURCES = [
     'model/wire/adc-http-stream-parser.cc',
     'model/wire/adc-tls-endpoint.cc',
     'model/wire/adc-tls-record.cc',
+    'model/wire/adc-bgp-message.cc',
+    'model/wire/adc-bgp-parse.cc',
+    'model/wire/adc-bgp-serialize.cc',
     'model/wire/adc-dns-message.cc',
 ]
 
@@ -173,6 +176,8 @@ ADC_HEADERS = [
     'model/wire/adc-http-stream-parser.h',
     'model/wire/adc-tls-endpoint.h',
     'model/wire/adc-tls-record.h',
+    'model/wire/adc-bgp-message.h',
+    'model/wire/adc-bgp-wire-util.h',
     'model/wire/adc-dns-message.h',
 ]
 
@@ -210,6 +215,7 @@ ADC_TEST_SOURCES = [
     'test/adc-cs-bench-support-test.cc',
     'test/adc-tls-endpoint-test.cc',
     'test/adc-tls-record-test.cc',
+    'test/adc-bgp-message-test.cc',
     'test/adc-dns-message-test.cc',
     'test/adc-test-fixtures.cc',
     'test/adc-trace-helper-test.cc',
