@@ -43,23 +43,12 @@ Run(const uint8_t* data, std::size_t size, uint32_t seed)
 {
     AdcMepFramer f;
     Outcome o;
-    std::size_t at = 0;
-    uint32_t x = seed;
-    do
-    {
-        std::size_t n = size - at;
-        if (seed != 0)
-        {
-            x = x * 1664525U + 1013904223U; // LCG: cheap and deterministic
-            const uint32_t r = x >> 16;
-            n = std::min<std::size_t>(n, (r % 4 == 0) ? (r >> 2) % 300 : (r >> 2) % 8);
-        }
-        for (auto& m : f.Feed(data + at, n))
+    AdcFuzzFeedInPieces(data, size, seed, [&](const uint8_t* piece, std::size_t n) {
+        for (auto& m : f.Feed(piece, n))
         {
             o.messages.push_back(std::move(m));
         }
-        at += n;
-    } while (at < size);
+    });
     o.error = f.GetError();
     o.messageBytes = f.GetMessageBytes();
     ADC_FUZZ_CHECK(f.HasError() == !o.error.empty());

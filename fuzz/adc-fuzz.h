@@ -7,6 +7,7 @@
 #ifndef ADC_FUZZ_H
 #define ADC_FUZZ_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -55,6 +56,33 @@ inline std::string
 AdcFuzzString(const uint8_t* data, std::size_t size)
 {
     return size == 0 ? std::string() : std::string(reinterpret_cast<const char*>(data), size);
+}
+
+/**
+ * \brief Feed a stream parser \p data in pieces: whole when \p seed is 0, else in pieces whose
+ * sizes a cheap deterministic generator seeded by \p seed draws (mostly 0..7 bytes, sometimes
+ * up to 299), so that every split point of a framer is reached.
+ * \param data the stream \param size its length \param seed 0 or the generator's seed
+ * \param feed called with each piece, in order (pieces may be empty)
+ */
+template <typename Feed>
+void
+AdcFuzzFeedInPieces(const uint8_t* data, std::size_t size, uint32_t seed, Feed&& feed)
+{
+    std::size_t at = 0;
+    uint32_t x = seed;
+    do
+    {
+        std::size_t n = size - at;
+        if (seed != 0)
+        {
+            x = x * 1664525U + 1013904223U; // LCG: cheap and deterministic
+            const uint32_t r = x >> 16;
+            n = std::min<std::size_t>(n, (r % 4 == 0) ? (r >> 2) % 300 : (r >> 2) % 8);
+        }
+        feed(data + at, n);
+        at += n;
+    } while (at < size);
 }
 
 } // namespace ns3
