@@ -42,17 +42,7 @@ namespace
 
 using Bytes = std::vector<uint8_t>;
 
-/// \param parts byte groups, one per field \return their concatenation
-Bytes
-Cat(std::initializer_list<Bytes> parts)
-{
-    Bytes out;
-    for (const auto& p : parts)
-    {
-        out.insert(out.end(), p.begin(), p.end());
-    }
-    return out;
-}
+using adctest::Cat;
 
 /// The 16-byte marker: all ones (RFC 4271 section 4.1).
 const Bytes kMarker(16, 0xff);

@@ -33,17 +33,7 @@ namespace
 
 using Bytes = std::vector<uint8_t>;
 
-/// \param parts byte lists \return them concatenated
-Bytes
-Cat(std::initializer_list<Bytes> parts)
-{
-    Bytes out;
-    for (const auto& p : parts)
-    {
-        out.insert(out.end(), p.begin(), p.end());
-    }
-    return out;
-}
+using adctest::Cat;
 
 /// \param text ASCII \return its bytes
 Bytes

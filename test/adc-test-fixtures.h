@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -237,6 +238,19 @@ struct RawServer
     void Read(Ptr<Socket> s);
     std::vector<AdcHttpStreamParser> m_parsers; //!< per connection
 };
+
+/// \param parts byte groups, one per wire field \return their concatenation (golden bytes of
+/// the wire-format tests, written field by field)
+inline std::vector<uint8_t>
+Cat(std::initializer_list<std::vector<uint8_t>> parts)
+{
+    std::vector<uint8_t> out;
+    for (const auto& p : parts)
+    {
+        out.insert(out.end(), p.begin(), p.end());
+    }
+    return out;
+}
 
 } // namespace adctest
 } // namespace ns3

@@ -40,17 +40,7 @@ namespace
 
 using Bytes = std::vector<uint8_t>;
 
-/// \param parts byte groups, one per field \return their concatenation
-Bytes
-Cat(std::initializer_list<Bytes> parts)
-{
-    Bytes out;
-    for (const auto& p : parts)
-    {
-        out.insert(out.end(), p.begin(), p.end());
-    }
-    return out;
-}
+using adctest::Cat;
 
 /// \param s text \return its bytes
 Bytes
