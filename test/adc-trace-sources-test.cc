@@ -13,6 +13,7 @@
 
 #include "ns3/adc-connection-table.h"
 #include "ns3/adc-datapath.h"
+#include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
@@ -304,6 +305,11 @@ AllCases()
         ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Relayed", AdcUdpRelay, RelayedTracedCallback),
         ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Dropped", AdcUdpRelay, DroppedTracedCallback),
         ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Closed", AdcUdpRelay, ClosedTracedCallback),
+        ADC_TRACE(AdcEcmpRouting,
+                  AdcEcmpRouting,
+                  "NextHop",
+                  AdcEcmpRouting,
+                  NextHopTracedCallback),
         ADC_TRACE(AdcProxyEngine, AdcProxyEngine, "Accept", AdcProxyEngine, AcceptTracedCallback),
         ADC_TRACE(AdcProxyEngine,
                   AdcProxyEngine,
