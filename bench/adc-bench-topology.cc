@@ -12,8 +12,8 @@
 #include "adc-bench-util.h"
 
 #include "ns3/adc-config-error.h"
-#include "ns3/adc-isp-topology-helper.h"
 #include "ns3/adc-csv-writer.h"
+#include "ns3/adc-isp-topology-helper.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/inet-socket-address.h"
