@@ -247,8 +247,11 @@ IlbAddressPlan::AssignAddresses(IlbTopology& t)
         if (t.ipv6)
         {
             AddIface6(d.Get(0), Addr6(kClientGroup6, i, 1), true);
-            AddIface6(d.Get(1), Addr6(kClientGroup6, i, 2), false);
-            t.clientAddresses.emplace_back(Addr6(kClientGroup6, i, 2));
+            // The client's interface ID is its IPv4 host number (4i + 2): illumos's hashes read
+            // only an IPv6 address's last 32 bits, so clients numbered ::2 in every prefix would
+            // all hash alike.
+            AddIface6(d.Get(1), Addr6(kClientGroup6, i, 4 * i + 2), false);
+            t.clientAddresses.emplace_back(Addr6(kClientGroup6, i, 4 * i + 2));
         }
         else
         {

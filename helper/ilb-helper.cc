@@ -110,7 +110,8 @@ IlbHelper::GetTypeId()
                           MakeBooleanAccessor(&IlbHelper::m_ipv6),
                           MakeBooleanChecker())
             .AddAttribute("Algorithm",
-                          "Server selection: roundrobin, hash-ip, hash-ip-port or hash-ip-vip. "
+                          "Server selection: roundrobin, hash-ip, hash-ip-port or hash-ip-vip "
+                          "(illumos's own hashes), or rendezvous-hash-ip[-port|-vip] or maglev. "
                           "A DSR rule keeps no connection state and balances every packet, as "
                           "illumos does: with roundrobin one connection's packets spread over "
                           "the servers, so pair DSR with a hash algorithm or sticky.",
@@ -298,7 +299,7 @@ IlbHelper::GetAlgorithmNames()
 {
     // ilbadm's names of the methods, as the registry spells them.
     static const std::vector<std::string> names =
-        AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILBADM);
+        AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILB);
     return names;
 }
 

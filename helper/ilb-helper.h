@@ -33,7 +33,8 @@ namespace ns3
  * Addressing (IPv4 is always installed; with Ipv6 the rule, the VIP and the client load are
  * IPv6 and every link is dual-stack):
  * - client i's link: 10.1.0.0/16 cut in /30s (router .1, client .2 of the i-th /30);
- *   IPv6 fd00:0:1:i::/64 (router ::1, client ::2);
+ *   IPv6 fd00:0:1:i::/64 (router ::1, client ::(4i+2), the IPv4 host number: illumos's hashes
+ *   read only the last 32 bits of an IPv6 address);
  * - "client-side": 10.0.0.0/30 (client router .1, ILB .2); fd00:0:0:1::/64 (::1, ::2);
  * - "return-path": 10.0.0.4/30 (client router .5, server router .6); fd00:0:0:2::/64;
  * - "server-lan": 192.168.100.0/24 (ILB .1, server i .(11+i), server router .254);

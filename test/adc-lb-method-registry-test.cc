@@ -122,7 +122,8 @@ class AdcLbMethodRegistryTest : public ::testing::Test
 
 } // namespace
 
-// REQ: ILB-02 (an ILB rule's algorithm, in ilbadm's words, is the same method as NetScaler's)
+// REQ: ILB-02 (ilbadm's words in the shared vocabulary are NetScaler's methods; an ILB rule reads
+// them in the ILB vocabulary as illumos's own hashes: test/ilb-hash-test.cc)
 TEST(AdcLbMethodRegistry, IlbadmAliasesAreTheSameMethodsAndChoices)
 {
     const std::vector<std::pair<std::string, std::string>> pairs = {
@@ -207,7 +208,8 @@ TEST(AdcLbMethodRegistry, UnknownNameListsThatVocabularysNames)
     });
     EXPECT_EQ(hashOnly,
               "Owner: method 'ROUNDROBIN' is not one of SOURCEIPHASH, SRCIPSRCPORTHASH, "
-              "SRCIPDESTIPHASH, DESTINATIONIPHASH, MAGLEV: it must hash");
+              "SRCIPDESTIPHASH, DESTINATIONIPHASH, MAGLEV, ILBHASHIP, ILBHASHIPPORT, "
+              "ILBHASHIPVIP: it must hash");
     // A subject may limit a setting to some methods (the CRD lower tier's cache methods).
     const Registry::Query cache{Registry::NETSCALER,
                                 0,

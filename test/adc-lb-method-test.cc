@@ -516,6 +516,9 @@ TEST(AdcLbMethod, CreateKnowsEveryName)
                                                "URLHASH",
                                                "DESTINATIONIPHASH",
                                                "MAGLEV",
+                                               "ILBHASHIP",
+                                               "ILBHASHIPPORT",
+                                               "ILBHASHIPVIP",
                                                "hash-ip",
                                                "hash-ip-port",
                                                "hash-ip-vip"};

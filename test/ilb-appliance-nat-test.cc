@@ -98,7 +98,11 @@ class IlbNat : public IlbScenario
         }
         if (full)
         {
-            EXPECT_EQ(natSources.size(), 2u); // round robin over the NAT source addresses
+            // illumos ilb_alloc_nat_addr: each server has its own cursor over the NAT source
+            // addresses and increments it first ((++cur) % 2 = 1): every server's first flow
+            // (here the only one per rule and server) takes the second address.
+            EXPECT_EQ(natSources.size(), 1u);
+            EXPECT_EQ(natSources.count(natLast), 1u);
         }
         // Client side (ILB-06): every response comes from VIP:port.
         for (uint8_t proto : {6, 17})
@@ -159,9 +163,7 @@ class IlbNat : public IlbScenario
         EXPECT_EQ(t.app->GetActiveConnections(1, 0) + t.app->GetActiveConnections(1, 1), 2u);
         if (full)
         {
-            EXPECT_EQ(t.app->GetNatPortAllocator(natFirst)->GetInUse() +
-                          t.app->GetNatPortAllocator(natLast)->GetInUse(),
-                      2u);
+            EXPECT_EQ(t.app->GetNatSources().GetInUse(), 2u);
         }
     }
 
@@ -296,16 +298,19 @@ TEST_F(IlbScenario, ClosedTcpEntryLingersTcpTimeWaitThenGoes)
     ASSERT_EQ(removed.size(), 1u);
     ASSERT_FALSE(seenAtIlb.empty());
     EXPECT_EQ(removed[0], seenAtIlb.back() + MilliSeconds(700));
-    EXPECT_EQ(t.app->GetNatPortAllocator(t.app->GetRule(0).natSourceFirst)->GetInUse(), 0u);
+    EXPECT_EQ(t.app->GetNatSources().GetInUse(), 0u);
     EXPECT_TRUE(m_log.drops.empty());
 }
 
 // ---------------------------------------------------------------------------------------------
 // Full-NAT port exhaustion, NAT timeout
 
-TEST_F(IlbScenario, FullNatPortExhaustionDropsTheThirdFlow)
+TEST_F(IlbScenario, FullNatPortExhaustionDropsTheFifthFlow)
 {
     // REQ: ILB-05
+    // illumos ilb_nat.c: a port space per (NAT source, server) pair. Two ports per pair, two
+    // servers in round robin: flows 1-4 take ports 5000 and 5001 towards each server (the
+    // same ports towards both); flow 5 goes to srv1, whose pair has no port left: dropped.
     Topo t = Build(false, 1, 2);
     IlbRule rule = Rule("dns", kVip4, 17, 53, IlbRule::FULL_NAT, Two(t));
     rule.natSourceFirst = Ipv4Address("10.20.0.1");
@@ -315,27 +320,34 @@ TEST_F(IlbScenario, FullNatPortExhaustionDropsTheThirdFlow)
     WatchAll(t);
     EchoServer(t.servers.Get(0), 53);
     EchoServer(t.servers.Get(1), 53);
-    const EchoStats& a = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1));
-    const EchoStats& b = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.1));
-    const EchoStats& c = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.2));
+    std::vector<const EchoStats*> flows;
+    for (int i = 0; i < 5; ++i)
+    {
+        flows.push_back(&Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1 + 0.1 * i)));
+    }
     Run(Seconds(2));
 
-    EXPECT_EQ(a.replies, 1u);
-    EXPECT_EQ(b.replies, 1u);
-    EXPECT_EQ(c.replies, 0u);
+    for (int i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(flows[i]->replies, 1u) << "flow " << i + 1;
+    }
+    EXPECT_EQ(flows[4]->replies, 0u);
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 0, 1}));
     EXPECT_EQ(m_log.Drops("nat-ports-exhausted"), 1u);
+    EXPECT_EQ(m_log.drops.size(), 1u);
     EXPECT_EQ(m_log.exhausted, (std::vector<std::string>{"dns"}));
     EXPECT_EQ(t.app->GetNatExhausted(0), 1u);
-    std::set<uint16_t> ports;
+    EXPECT_EQ(t.app->GetRuleCounters(0).drops, 1u);
     for (const char* s : {"S1", "S2"})
     {
+        std::vector<uint16_t> ports;
         for (const Seen& seen : m_wire.At(s, 17))
         {
             EXPECT_EQ(seen.flow.src, AdcIpAddress(Ipv4Address("10.20.0.1")));
-            ports.insert(seen.flow.srcPort);
+            ports.push_back(seen.flow.srcPort);
         }
+        EXPECT_EQ(ports, (std::vector<uint16_t>{5000, 5001})) << s;
     }
-    EXPECT_EQ(ports, (std::set<uint16_t>{5000, 5001}));
 }
 
 TEST_F(IlbScenario, RuleNatTimeoutEndsAnIdleFlow)
@@ -365,8 +377,17 @@ TEST_F(IlbScenario, RuleNatTimeoutEndsAnIdleFlow)
     EXPECT_EQ(shortFlow.replies, 3u);
     EXPECT_EQ(longFlow.replies, 3u);
     // The idle entries' NAT ports went back: one port in use per rule.
-    EXPECT_EQ(t.app->GetNatPortAllocator(Ipv4Address("10.20.0.1"))->GetInUse(), 1u);
-    EXPECT_EQ(t.app->GetNatPortAllocator(Ipv4Address("10.20.0.2"))->GetInUse(), 1u);
+    uint32_t inUse1 = 0;
+    uint32_t inUse2 = 0;
+    const IlbNatSourceTable& nat = t.app->GetNatSources();
+    for (uint32_t i = 0; i < nat.GetN(); ++i)
+    {
+        const IlbNatSourceTable::Entry& e = nat.Get(i);
+        (e.source == AdcIpAddress(Ipv4Address("10.20.0.1")) ? inUse1 : inUse2) +=
+            e.ports.GetInUse();
+    }
+    EXPECT_EQ(inUse1, 1u);
+    EXPECT_EQ(inUse2, 1u);
     EXPECT_EQ(t.app->GetActiveConnections(0, 0) + t.app->GetActiveConnections(0, 1), 1u);
 }
 

@@ -119,8 +119,14 @@ TEST(IlbApplianceConfig, ErrorsNameTheRuleAndTheField)
     udp.natSourceFirst = Ipv4Address("10.20.0.1");
     udp.natSourceLast = Ipv4Address("10.20.0.4");
     EXPECT_EQ(ilb->AddRule(udp), 1u);
-    EXPECT_EQ(ilb->GetNatPortAllocator(Ipv4Address("10.20.0.4"))->GetSize(), 65535u - 1024u + 1u);
-    EXPECT_EQ(ilb->GetNatPortAllocator(Ipv4Address("10.20.0.5")), nullptr);
+    // illumos ilb_create_nat_src: a port space per (NAT source, server) pair, of ports
+    // NAT_PORT_START (4096) .. NAT_PORT_START + NAT_PORT_SIZE - 1 = 4096 + 61439 - 1 = 65534.
+    const IlbNatSourceTable& nat = ilb->GetNatSources();
+    EXPECT_EQ(nat.GetN(), 4u * 2u);
+    const IlbNatSourceTable::Entry* entry = nat.Find(Ipv4Address("10.20.0.4"), s2, 0);
+    ASSERT_NE(entry, nullptr);
+    EXPECT_EQ(entry->ports.GetRange(), AdcPortRange(4096, 65534));
+    EXPECT_EQ(nat.Find(Ipv4Address("10.20.0.5"), s2, 0), nullptr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,8 +241,8 @@ TEST_F(IlbScenario, HashIpKeepsAClientOnOneServer)
     EchoServer(t.servers.Get(1), 53);
     for (int i = 0; i < 6; ++i)
     {
-        Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1) + MilliSeconds(10 * i));
-        Echo(t.clients.Get(1), kVip4, 53, 1, Seconds(1) + MilliSeconds(10 * i + 5));
+        Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1) + MilliSeconds(50 * i));
+        Echo(t.clients.Get(1), kVip4, 53, 1, Seconds(1) + MilliSeconds(50 * i + 25));
     }
     Run(Seconds(3));
 

@@ -288,30 +288,21 @@ TEST_F(IlbNatTableAppliance, CompactIpv4TableHoldsTheIlbsFullNatFlows)
     EXPECT_EQ(t.appliance->GetActiveConnections(t.rule, 0) +
                   t.appliance->GetActiveConnections(t.rule, 1),
               3u);
-    // Full-NAT: each flow's translated source is a NAT address:port its allocator holds.
-    std::vector<Ptr<AdcPortAllocator>> allocators;
+    // Full-NAT: each flow's translated source is a NAT address:port that the port space of
+    // its (NAT source, server) pair holds.
+    const IlbNatSourceTable& sources = t.appliance->GetNatSources();
     for (uint32_t i = 0; i < nat->GetRecordCapacity(); ++i)
     {
         if (nat->IsLive(i))
         {
             const AdcFlowKey x = nat->GetTranslated(i);
-            Ptr<AdcPortAllocator> ports = t.appliance->GetNatPortAllocator(x.src);
-            ASSERT_TRUE(ports) << x;
+            const IlbNatSourceTable::Entry* e = sources.Find(x.src, x.dst, x.dstPort);
+            ASSERT_NE(e, nullptr) << x;
+            EXPECT_TRUE(e->ports.IsAllocated(x.srcPort)) << x;
             EXPECT_TRUE(t.appliance->GetRule(t.rule).natPorts.Contains(x.srcPort)) << x;
-            if (std::find(allocators.begin(), allocators.end(), ports) == allocators.end())
-            {
-                allocators.push_back(ports);
-            }
         }
     }
-    auto inUse = [&allocators]() {
-        uint32_t n = 0;
-        for (const Ptr<AdcPortAllocator>& a : allocators)
-        {
-            n += a->GetInUse();
-        }
-        return n;
-    };
+    auto inUse = [&sources]() { return sources.GetInUse(); };
     EXPECT_EQ(inUse(), 3u);
     // The table cannot be switched with connections in it.
     EXPECT_THROW(t.appliance->SetCompactIpv4Table(false), AdcConfigError);

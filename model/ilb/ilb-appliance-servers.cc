@@ -33,7 +33,7 @@ IlbAppliance::MakeServices(const IlbRule& rule, uint32_t index, RuleState& st)
     // roundrobin with weights becomes smooth weighted round robin (plain with equal weights).
     const std::string canonical =
         AdcLbMethodRegistry::Resolve(rule.algorithm,
-                                     {AdcLbMethodRegistry::ILBADM},
+                                     {AdcLbMethodRegistry::ILB},
                                      "IlbAppliance: rule '" + rule.name + "'",
                                      "algorithm");
     const std::string method =

@@ -47,8 +47,9 @@ IlbAppliance::GetTypeId()
             .AddConstructor<IlbAppliance>()
             .AddAttribute(
                 "HashSeed",
-                "Per-device seed of the hash algorithms (hash-ip, hash-ip-port, "
-                "hash-ip-vip): two ILBs with different seeds map clients independently.",
+                "Per-device seed of the consistent hash algorithms (rendezvous-hash-ip*, "
+                "maglev): two ILBs with different seeds map clients independently. illumos's "
+                "own hash-ip, hash-ip-port and hash-ip-vip have no seed.",
                 UintegerValue(DEFAULT_HASH_SEED),
                 MakeUintegerAccessor(&AdcDatapath::SetHashSeed, &AdcDatapath::GetHashSeed),
                 MakeUintegerChecker<uint64_t>())
@@ -141,7 +142,7 @@ IlbAppliance::DoDispose()
     }
     m_rules.clear();
     m_ruleSet.Clear();
-    m_natPorts.clear();
+    m_natSources.Clear();
     if (m_conns)
     {
         m_conns->Dispose();
@@ -152,7 +153,7 @@ IlbAppliance::DoDispose()
 std::vector<std::string>
 IlbAppliance::GetAlgorithmNames()
 {
-    return AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILBADM);
+    return AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILB);
 }
 
 uint32_t
@@ -171,13 +172,18 @@ IlbAppliance::AddRule(const IlbRule& rule)
     st.natTimeout = stored.natTimeout.IsStrictlyPositive()
                         ? stored.natTimeout
                         : IlbConnectionStore::GetDefaultNatTimeout(stored.protocol);
-    for (const AdcIpAddress& a : m_ruleSet.GetNatAddresses(index))
+    if (stored.topology == IlbRule::FULL_NAT)
     {
-        if (m_natPorts.find(a) == m_natPorts.end())
+        // illumos ilb_create_nat_src: each server gets a port space per NAT source address.
+        for (uint32_t k = 0; k < stored.servers.size(); ++k)
         {
-            Ptr<AdcPortAllocator> ports = CreateObject<AdcPortAllocator>();
-            ports->SetRange(stored.natPorts);
-            m_natPorts.emplace(a, ports);
+            const IlbServer& s = stored.servers[k];
+            m_natSources.Bind(index,
+                              k,
+                              m_ruleSet.GetNatAddresses(index),
+                              s.address,
+                              s.port,
+                              stored.natPorts);
         }
     }
     m_conns->AddRule(stored.protocol, static_cast<uint32_t>(stored.servers.size()), st.natTimeout);
@@ -299,11 +305,10 @@ IlbAppliance::GetPersistenceTable(uint32_t rule) const
     return m_rules[rule].sticky;
 }
 
-Ptr<AdcPortAllocator>
-IlbAppliance::GetNatPortAllocator(const AdcIpAddress& address) const
+const IlbNatSourceTable&
+IlbAppliance::GetNatSources() const
 {
-    auto it = m_natPorts.find(address);
-    return it == m_natPorts.end() ? nullptr : it->second;
+    return m_natSources;
 }
 
 void
@@ -359,9 +364,13 @@ IlbAppliance::Print(std::ostream& os) const
 bool
 IlbAppliance::Process(const AdcIngress& in, AdcEgress& egress)
 {
-    if (in.status == AdcTransportStatus::NO_PORTS || m_rules.empty())
+    if (m_rules.empty())
     {
         return false;
+    }
+    if (in.status == AdcTransportStatus::NO_PORTS || in.status == AdcTransportStatus::FRAGMENT)
+    {
+        return ProcessNoPorts(in, egress); // ICMP and fragments: ilb-appliance-icmp.cc
     }
     if (in.status != AdcTransportStatus::OK)
     {
@@ -495,22 +504,15 @@ IlbAppliance::ChooseServer(uint32_t rule, const AdcFlowKey& flow, Time now)
 bool
 IlbAppliance::AllocateNat(uint32_t rule, Flow& flow)
 {
-    RuleState& r = m_rules[rule];
-    const std::vector<AdcIpAddress>& addresses = m_ruleSet.GetNatAddresses(rule);
-    const auto n = static_cast<uint32_t>(addresses.size());
-    for (uint32_t k = 0; k < n; ++k)
+    // illumos ilb_alloc_nat_addr over the chosen server's port spaces.
+    const auto nat = m_natSources.Allocate(rule, flow.server);
+    if (!nat)
     {
-        const uint32_t i = (r.natCursor + k) % n;
-        const AdcIpAddress& a = addresses[i];
-        if (std::optional<uint16_t> port = m_natPorts.at(a)->Allocate())
-        {
-            flow.natAddress = a;
-            flow.natPort = *port;
-            r.natCursor = (i + 1) % n; // round robin over the NAT source addresses
-            return true;
-        }
+        return false;
     }
-    return false;
+    flow.natAddress = nat->first;
+    flow.natPort = nat->second;
+    return true;
 }
 
 AdcFlowKey
@@ -599,7 +601,7 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
     {
         if (f.natPort != 0)
         {
-            m_natPorts.at(f.natAddress)->Release(f.natPort);
+            m_natSources.Release(rule, userver, f.natAddress, f.natPort);
         }
         Drop(irule, server, in.packet, refused);
         return true;
@@ -628,11 +630,17 @@ IlbAppliance::ConnectionGone(uint32_t rule,
     {
         return;
     }
-    // Full-NAT: the translated source is the NAT address and port the flow held.
-    auto ports = m_natPorts.find(translated.src);
-    if (ports != m_natPorts.end())
+    // Full-NAT: the translated source is the NAT address and port the flow held, the
+    // destination its server.
+    const std::vector<IlbServer>& servers = Rule(rule).servers;
+    for (uint32_t k = 0; k < servers.size(); ++k)
     {
-        ports->second->Release(translated.srcPort);
+        if (servers[k].address == translated.dst &&
+            (servers[k].port == 0 || servers[k].port == translated.dstPort) &&
+            m_natSources.Release(rule, k, translated.src, translated.srcPort))
+        {
+            return;
+        }
     }
 }
 

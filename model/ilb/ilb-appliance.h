@@ -12,6 +12,7 @@
 #define ILB_APPLIANCE_H
 
 #include "ilb-connection-store.h"
+#include "ilb-nat-source.h"
 #include "ilb-nat-table.h"
 #include "ilb-rule.h"
 
@@ -55,8 +56,8 @@ namespace ns3
  *   per packet and "connections" counts pure SYNs. roundrobin thus spreads one connection's
  *   packets over the servers, as illumos does: pair DSR with a hash algorithm or sticky.
  *   HALF_NAT: destination rewritten to the server's address:port.
- *   FULL_NAT: also the source, to a NAT source address (round robin over the range) and a
- *   port of natPorts (an AdcPortAllocator per NAT address, shared by the rules using it).
+ *   FULL_NAT: also the source, to a NAT source address and port as illumos ilb_nat.c picks
+ *   them (IlbNatSourceTable: a port space of natPorts per (NAT source, server) pair).
  * - Responses (matched by the table's reply key) are rewritten back to VIP:port -> client
  *   (HALF_NAT, FULL_NAT; "Rewrite" with direction "response"); DSR responses that cross the
  *   ILB (the ILB is also the router) match nothing and go on by ordinary routing, uncounted.
@@ -76,7 +77,10 @@ namespace ns3
  * Drop reasons ("Drop", declared by AdcDatapath): truncated-transport-header,
  * malformed-transport-header, fragment-unsupported, no-connection, no-server-up,
  * nat-ports-exhausted, connection-table-full, reply-key-collision, bad-checksum, no-route,
- * server-not-on-link.
+ * server-not-on-link; ICMP to a VIP (ilb-appliance-icmp.cc, illumos ilb_icmp_v4/v6):
+ * icmp-truncated, icmp-type-unsupported, icmp-no-connection. ICMP echo requests to a VIP are
+ * answered by the ILB; frag-needed / packet-too-big for a NAT connection are translated (either
+ * direction); IPv4 and IPv6 fragments to a VIP are dropped (fragment-unsupported), counted.
  *
  * Services and virtual servers (the shared object model, model/service/):
  * - each server of a rule is an AdcService (GetServerService(rule, i)): name, address, port
@@ -120,6 +124,12 @@ class IlbAppliance : public AdcDatapath
         uint64_t connections{0}; //!< entries opened (NAT); DSR: pure SYNs balanced
         uint64_t drops{0};       //!< packets dropped (any reason)
         uint64_t drained{0};     //!< connections cut by connDrainTimeout
+        // Rule counters only (illumos kstats of the same names; ilb-appliance-icmp.cc):
+        uint64_t icmpEchoProcessed{0};   //!< echo requests to the VIP answered by the ILB
+        uint64_t icmpTooBigProcessed{0}; //!< frag-needed / packet-too-big translated
+        uint64_t icmpTooBigDropped{0};   //!< frag-needed / packet-too-big without a connection
+        uint64_t icmpDropped{0};         //!< other ICMP to the VIP, dropped
+        uint64_t fragmentsDropped{0};    //!< IP fragments to the VIP, dropped (ip_frag_dropped)
     };
 
     /// \return the TypeId
@@ -264,8 +274,8 @@ class IlbAppliance : public AdcDatapath
     bool GetCompactIpv4Table() const;
     /// \param rule rule index \return the rule's sticky table
     Ptr<AdcPersistenceTable> GetPersistenceTable(uint32_t rule) const;
-    /// \param address a NAT source address \return its port allocator, or null when unknown
-    Ptr<AdcPortAllocator> GetNatPortAllocator(const AdcIpAddress& address) const;
+    /// \return the Full-NAT source port spaces (one per NAT source and server pair)
+    const IlbNatSourceTable& GetNatSources() const;
 
     /// \param n maximum connection entries, 0 = unlimited (attribute "MaxConnections")
     void SetMaxConnections(uint32_t n);
@@ -322,7 +332,6 @@ class IlbAppliance : public AdcDatapath
         std::vector<ServerState> servers; //!< per server
         Counters counters;                //!< rule counters
         uint64_t natExhausted{0};         //!< failed NAT allocations
-        uint32_t natCursor{0};            //!< next NAT address to try
         Time natTimeout;                  //!< effective NAT timeout
     };
 
@@ -366,6 +375,16 @@ class IlbAppliance : public AdcDatapath
     bool ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egress);
     /// A packet of DSR rule \p rule: balanced and forwarded, no entry. \return true (claimed)
     bool ProcessDsr(uint32_t rule, const AdcIngress& in, AdcEgress& egress);
+    /// ICMP and IP fragments (ilb-appliance-icmp.cc). \return what Process returns
+    bool ProcessNoPorts(const AdcIngress& in, AdcEgress& egress);
+    /// ICMP to \p rule's VIP: echo answered, too-big translated, others dropped. \return true
+    bool ProcessIcmpToVip(uint32_t rule, const AdcIngress& in);
+    /// Too-big from the server side for a NAT connection, to its client. \return claimed
+    bool ProcessIcmpTooBigToClient(const AdcIngress& in);
+    /// \param address an address \return the first rule whose VIP it is (any protocol), or -1
+    int32_t FindVipRule(const AdcIpAddress& address) const;
+    /// \param icmp an ICMP message \param src source \param dst destination \return "" or why not
+    std::string SendIcmp(Ptr<Packet> icmp, const AdcIpAddress& src, const AdcIpAddress& dst);
     /**
      * \brief Send a packet of a connection; count it, or drop it when sending fails.
      * \param rule rule index
@@ -413,12 +432,12 @@ class IlbAppliance : public AdcDatapath
     /// \param rule rule \param server server \param bytes IP bytes \param in request direction
     void Count(uint32_t rule, uint32_t server, uint32_t bytes, bool in);
 
-    IlbRuleSet m_ruleSet;                                     //!< the rules, validated, indexed
-    std::vector<RuleState> m_rules;                           //!< their run-time state
-    std::map<AdcIpAddress, Ptr<AdcPortAllocator>> m_natPorts; //!< NAT address -> ports
-    Ptr<IlbConnectionStore> m_conns;                          //!< the connections
-    uint32_t m_maxConnections;                                //!< "MaxConnections"
-    Time m_tcpTimeWait;                                       //!< "TcpTimeWait"
+    IlbRuleSet m_ruleSet;            //!< the rules, validated, indexed
+    std::vector<RuleState> m_rules;  //!< their run-time state
+    IlbNatSourceTable m_natSources;  //!< Full-NAT port spaces per (NAT source, server)
+    Ptr<IlbConnectionStore> m_conns; //!< the connections
+    uint32_t m_maxConnections;       //!< "MaxConnections"
+    Time m_tcpTimeWait;              //!< "TcpTimeWait"
 
     TracedCallback<const std::string&, const AdcFlowKey&> m_ruleMatchTrace; //!< "RuleMatch"
     TracedCallback<const std::string&, const AdcFlowKey&, uint32_t, const std::string&>

@@ -21,8 +21,8 @@ namespace
 
 /// Largest server weight: a server is an AdcService, whose weights are NetScaler's 1..100.
 constexpr uint32_t MAX_WEIGHT = 100;
-/// Largest NAT source range (addresses); each address has its own port bitmap.
-constexpr uint64_t MAX_NAT_ADDRESSES = 256;
+/// Largest NAT source range (addresses): illumos ilb_nat.h ILB_MAX_NAT_SRC.
+constexpr uint64_t MAX_NAT_ADDRESSES = 10;
 
 /// \param family address family \param bytes 16 bytes \return the address
 AdcIpAddress
@@ -326,7 +326,7 @@ IlbRuleSet::CheckNatRange(const IlbRule& rule, uint32_t index) const
             throw AdcConfigError(who + ": NAT source address " + a.ToString() +
                                  " is a VIP or server address");
         }
-        // Rules sharing a NAT address share its port allocator, made with the first one's ports.
+        // Rules sharing a NAT address may share its (address, server) port spaces: same ports.
         auto shared = m_natOwner.find(a);
         if (shared != m_natOwner.end() && m_rules[shared->second].natPorts != rule.natPorts)
         {
@@ -357,10 +357,10 @@ IlbRuleSet::Add(const IlbRule& rule, const std::vector<std::string>& algorithms)
     // ilbadm's spelling of the method (the names compare without case, as ilbadm's do).
     r.algorithm =
         AdcLbMethodRegistry::GetAlias(AdcLbMethodRegistry::Resolve(r.algorithm,
-                                                                   {AdcLbMethodRegistry::ILBADM},
+                                                                   {AdcLbMethodRegistry::ILB},
                                                                    Who(r, index),
                                                                    "algorithm"),
-                                      AdcLbMethodRegistry::ILBADM);
+                                      AdcLbMethodRegistry::ILB);
     m_byVip[r.vip].push_back(index);
     if (r.topology == IlbRule::HALF_NAT)
     {

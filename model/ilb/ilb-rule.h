@@ -58,7 +58,7 @@ struct IlbRule
     std::vector<IlbServer> servers;      //!< back-ends (at least one)
     AdcIpAddress natSourceFirst;         //!< FULL_NAT: first NAT source address
     AdcIpAddress natSourceLast;          //!< FULL_NAT: last NAT source address (inclusive)
-    AdcPortRange natPorts{1024, 65535};  //!< FULL_NAT: ports per NAT source address
+    AdcPortRange natPorts{4096, 65534};  //!< FULL_NAT: ports of each (NAT source, server) pair
     bool sticky{false};                  //!< persistence by source address
     uint8_t stickyPrefix{32};            //!< pmask: /24 makes a client /24 stick together
     Time persistTimeout{Seconds(60)};    //!< ILB's persist-timeout default

@@ -4,6 +4,8 @@
 
 #include "adc-lb-method-registry.h"
 
+#include "adc-ilb-hash-lb.h"
+
 #include "ns3/adc-config-error.h"
 
 #include <algorithm>
@@ -14,6 +16,7 @@ namespace ns3
 
 const std::string AdcLbMethodRegistry::NETSCALER = "NetScaler";
 const std::string AdcLbMethodRegistry::ILBADM = "ilbadm";
+const std::string AdcLbMethodRegistry::ILB = "ilb";
 const std::string AdcLbMethodRegistry::ANY = "any";
 
 namespace
@@ -64,7 +67,18 @@ MakeSourceHash(AdcSourceHashLb::Mode mode)
     };
 }
 
-/// \return the registry with the core's methods and the two built-in vocabularies
+/// \return a factory of illumos's hash in \p mode
+AdcLbMethodRegistry::Factory
+MakeIlbHash(AdcIlbHashLb::Mode mode)
+{
+    return [mode] {
+        Ptr<AdcIlbHashLb> m = CreateObject<AdcIlbHashLb>();
+        m->SetMode(mode);
+        return Ptr<AdcLbMethod>(m);
+    };
+}
+
+/// \return the registry with the core's methods and the three built-in vocabularies
 Registry
 Builtins()
 {
@@ -80,6 +94,9 @@ Builtins()
         {"URLHASH", Make<AdcUrlHashLb>(), R::USES_REQUEST},
         {"DESTINATIONIPHASH", Make<AdcDestinationIpHashLb>(), R::FLOW_HASH},
         {"MAGLEV", Make<AdcMaglevLb>(), R::FLOW_HASH},
+        {"ILBHASHIP", MakeIlbHash(AdcIlbHashLb::IP), R::FLOW_HASH},
+        {"ILBHASHIPPORT", MakeIlbHash(AdcIlbHashLb::IP_PORT), R::FLOW_HASH},
+        {"ILBHASHIPVIP", MakeIlbHash(AdcIlbHashLb::IP_VIP), R::FLOW_HASH},
     };
     Vocabulary netscaler{R::NETSCALER, AdcText::INSENSITIVE, {}};
     for (const Method& m : r.methods)
@@ -94,7 +111,19 @@ Builtins()
                        {"hash-ip", "SOURCEIPHASH"},
                        {"hash-ip-port", "SRCIPSRCPORTHASH"},
                        {"hash-ip-vip", "SRCIPDESTIPHASH"}}};
-    r.vocabularies = {netscaler, ilbadm};
+    // An illumos ILB: the same words, its own hashes (ilb_alg_hash.c); the consistent hashes
+    // stay selectable under other names.
+    Vocabulary ilb{R::ILB,
+                   AdcText::INSENSITIVE,
+                   {{"roundrobin", "ROUNDROBIN"},
+                    {"hash-ip", "ILBHASHIP"},
+                    {"hash-ip-port", "ILBHASHIPPORT"},
+                    {"hash-ip-vip", "ILBHASHIPVIP"},
+                    {"rendezvous-hash-ip", "SOURCEIPHASH"},
+                    {"rendezvous-hash-ip-port", "SRCIPSRCPORTHASH"},
+                    {"rendezvous-hash-ip-vip", "SRCIPDESTIPHASH"},
+                    {"maglev", "MAGLEV"}}};
+    r.vocabularies = {netscaler, ilbadm, ilb};
     return r;
 }
 
@@ -145,6 +174,10 @@ Accepted(const AdcLbMethodRegistry::Query& query)
         // Later vocabularies add only the names that differ from those listed already.
         for (const Vocabulary& v : Get().vocabularies)
         {
+            if (v.name == AdcLbMethodRegistry::ILB)
+            {
+                continue; // its words mean other methods than ilbadm's shared ones
+            }
             for (const Alias& a : v.aliases)
             {
                 bool listed = false;
@@ -249,7 +282,7 @@ AdcLbMethodRegistry::RemoveVocabulary(const std::string& vocabulary)
     const auto it = std::find_if(all.begin(), all.end(), [&vocabulary](const Vocabulary& v) {
         return v.name == vocabulary;
     });
-    if (it == all.end() || vocabulary == NETSCALER || vocabulary == ILBADM)
+    if (it == all.end() || vocabulary == NETSCALER || vocabulary == ILBADM || vocabulary == ILB)
     {
         throw AdcConfigError("AdcLbMethodRegistry: vocabulary '" + vocabulary +
                              "' is not one a subject added; built-in vocabularies stay");

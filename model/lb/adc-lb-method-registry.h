@@ -30,7 +30,11 @@ namespace ns3
  * SOURCEIPHASH, SRCIPSRCPORTHASH, SRCIPDESTIPHASH, URLHASH, DESTINATIONIPHASH, MAGLEV), the
  * vocabulary NETSCALER (every canonical name, case-insensitive as NetScaler's CLI) and the
  * vocabulary ILBADM (roundrobin, hash-ip, hash-ip-port, hash-ip-vip; case-insensitive as
- * ilbadm, whose i_val_from_str compares with strncasecmp). A subject adds its own methods
+ * ilbadm, whose i_val_from_str compares with strncasecmp) and the vocabulary ILB (what those
+ * names mean on an illumos ILB: hash-ip, hash-ip-port and hash-ip-vip are illumos's own
+ * hashes ILBHASHIP, ILBHASHIPPORT, ILBHASHIPVIP of AdcIlbHashLb; the consistent alternatives
+ * are rendezvous-hash-ip, rendezvous-hash-ip-port, rendezvous-hash-ip-vip and maglev). A subject
+ * adds its own methods
  * (e.g. GSLB's RTT, STATICPROXIMITY) with Register and its own vocabulary with AddVocabulary
  * and AddAlias, without editing this file.
  *
@@ -44,8 +48,12 @@ class AdcLbMethodRegistry
   public:
     /// Vocabulary of NetScaler's names (the canonical ones), case-insensitive.
     static const std::string NETSCALER;
-    /// Vocabulary of Solaris/illumos ilbadm's lbalg names, case-insensitive.
+    /// Vocabulary of Solaris/illumos ilbadm's lbalg names, case-insensitive, as the shared
+    /// methods (NetScaler's equivalents): for settings of other subjects that take them.
     static const std::string ILBADM;
+    /// ilbadm's lbalg names as an illumos ILB runs them (its own hashes), plus the consistent
+    /// alternatives; case-insensitive. Not part of ANY.
+    static const std::string ILB;
     /**
      * Every vocabulary at once, case-insensitive: the canonical names, then the aliases of the
      * other vocabularies that differ from them. Only for the settings that always accepted both
