@@ -22,24 +22,35 @@
  * client addresses each server saw, from its access log); summary.csv (one row per topology);
  * pcap/TOPO-client-side-*.pcap and pcap/TOPO-server-lan-*.pcap (first topology, or all with
  * --pcapAll). Plots: utils/ilb-plot.py and utils/adc-plot.py on the directory.
+ *
+ * --config=SCRIPT configures the ILB from an ilbadm script instead (examples/ilb-dsr.ilbadm,
+ * ilb-halfnat.ilbadm, ilb-fullnat.ilbadm): the run's topology is its first enabled rule's type,
+ * the test bed is IlbHelper's (the script's VIP, port, servers and proxy-src must be the test
+ * bed's addresses), and IlbadmHelper installs the server group, health check and rule. With
+ * --show the run also writes ilbadm-show-TOPO.txt: what ilbadm's show-* subcommands and
+ * export-config print about the ILB at the end of the run.
  */
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-config-reader.h"
 #include "ns3/adc-csv-writer.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-server.h"
+#include "ns3/adc-ilbadm-commands.h"
 #include "ns3/adc-request-log.h"
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
 #include "ns3/ilb-appliance.h"
 #include "ns3/ilb-helper.h"
+#include "ns3/ilbadm-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -75,6 +86,11 @@ struct Settings
     bool sticky{false};
     uint32_t stickyPrefix{32};
     std::string healthCheck{"TCP"};
+    double hcInterval{1};
+    double hcTimeout{0.5};
+    uint32_t hcRetries{2};
+    std::string config;
+    bool show{false};
     int32_t failServer{-1};
     double failAt{5};
     double timeout{4};
@@ -191,7 +207,126 @@ MakeHelper(const Settings& s, const std::string& topology)
     h->SetAttribute("Sticky", BooleanValue(s.sticky));
     h->SetAttribute(s.ipv6 ? "StickyPrefix6" : "StickyPrefix", UintegerValue(s.stickyPrefix));
     h->SetAttribute("HealthCheck", StringValue(s.healthCheck));
+    h->SetAttribute("HealthCheckInterval", TimeValue(Seconds(s.hcInterval)));
+    h->SetAttribute("HealthCheckTimeout", TimeValue(Seconds(s.hcTimeout)));
+    h->SetAttribute("HealthCheckRetries", UintegerValue(s.hcRetries));
     return h;
+}
+
+/// \return the first enabled rule of an ilbadm configuration \throw AdcConfigError if none
+Ptr<AdcIlbadmRule>
+ScriptRule(const AdcConfigStore& store, const std::string& file)
+{
+    for (const Ptr<AdcIlbadmRule>& r : store.GetAll<AdcIlbadmRule>(AdcIlbadmCommands::RULE))
+    {
+        if (r->enabled)
+        {
+            return r;
+        }
+    }
+    throw AdcConfigError("ilb-topologies: --config " + file +
+                         " enables no rule; allowed a script with create-rule -e");
+}
+
+/// \return the topology an ilbadm rule's type names
+std::string
+ScriptTopology(const AdcIlbadmRule& rule)
+{
+    return rule.rule.topology == IlbRule::DSR
+               ? "DSR"
+               : (rule.rule.topology == IlbRule::HALF_NAT ? "HALF_NAT" : "FULL_NAT");
+}
+
+/**
+ * \brief The test bed of an ilbadm script's rule: IlbHelper's, with the rule's VIP, port and
+ * proxy-src, as many servers as its group and no ILB of its own (IlbadmHelper installs it).
+ * \throw AdcConfigError for a rule the test bed cannot carry (port range, UDP, servers on
+ * different ports)
+ */
+Ptr<IlbHelper>
+MakeScriptHelper(const Settings& s, const AdcIlbadmRule& rule)
+{
+    const IlbRule& r = rule.rule;
+    const std::string who = "ilb-topologies: --config " + s.config + ": rule '" + r.name + "'";
+    if (r.ports.last != r.ports.first || r.protocol != AdcFlowKey::PROTO_TCP)
+    {
+        throw AdcConfigError(who + ": the clients speak HTTP to one TCP port; allowed "
+                                   "-i ...,port=<one port>,protocol=tcp");
+    }
+    const std::vector<IlbServer>& servers = rule.group->servers;
+    for (const IlbServer& sv : servers)
+    {
+        if (sv.port != servers.front().port)
+        {
+            throw AdcConfigError(who + ": server " + sv.name + " has port " +
+                                 std::to_string(sv.port) +
+                                 "; the test bed's servers share one port: allowed " +
+                                 std::to_string(servers.front().port));
+        }
+    }
+    Ptr<IlbHelper> h = MakeHelper(s, ScriptTopology(rule));
+    h->SetAttribute("InstallIlb", BooleanValue(false));
+    h->SetAttribute("HealthCheck", StringValue("NONE")); // the script's create-healthcheck
+    h->SetAttribute("NumServers", UintegerValue(servers.size()));
+    h->SetAttribute("Ipv6", BooleanValue(r.vip.IsV6()));
+    h->SetAttribute(r.vip.IsV6() ? "Vip6" : "Vip", StringValue(r.vip.ToString()));
+    h->SetAttribute("VipPort", UintegerValue(r.ports.first));
+    h->SetAttribute("ServerPort", UintegerValue(servers.empty() ? 0 : servers.front().port));
+    h->SetAttribute("RuleName", StringValue(r.name));
+    if (r.topology == IlbRule::FULL_NAT)
+    {
+        h->SetAttribute(
+            r.vip.IsV6() ? "NatSourceRange6" : "NatSourceRange",
+            StringValue(r.natSourceFirst.ToString() + "-" + r.natSourceLast.ToString()));
+    }
+    return h;
+}
+
+/// \throw AdcConfigError when the script's servers are not the test bed's, in order
+void
+CheckScriptServers(const Settings& s, const AdcIlbadmRule& rule, const IlbTopology& t)
+{
+    std::vector<std::string> allowed;
+    for (const AdcIpAddress& a : t.serverAddresses)
+    {
+        allowed.push_back(a.ToString());
+    }
+    const std::vector<IlbServer>& servers = rule.group->servers;
+    for (std::size_t i = 0; i < servers.size(); ++i)
+    {
+        if (servers[i].address != t.serverAddresses[i])
+        {
+            throw AdcConfigError("ilb-topologies: --config " + s.config + ": server " +
+                                 servers[i].name + " " + servers[i].address.ToString() +
+                                 " is not the test bed's server " + std::to_string(i + 1) +
+                                 "; allowed, in order: " + AdcConfigError::JoinAllowed(allowed));
+        }
+    }
+}
+
+/// Write what ilbadm's read side prints about the ILB now, as ilbadm-show-TOPO.txt.
+void
+WriteShow(const Settings& s, const std::string& topology, const IlbadmHelper& ilbadm)
+{
+    std::ofstream out(s.outputDir + "/ilbadm-show-" + topology + ".txt");
+    for (const char* cmd : {"show-rule",
+                            "show-rule -f",
+                            "show-server",
+                            "show-servergroup",
+                            "show-healthcheck",
+                            "show-hc-result",
+                            "show-statistics -a",
+                            "show-nat",
+                            "show-persist",
+                            "export-config"})
+    {
+        out << "# ilbadm " << cmd << "\n" << ilbadm.Show(cmd) << "\n";
+    }
+    if (!out)
+    {
+        throw AdcConfigError("ilb-topologies: cannot write " + s.outputDir + "/ilbadm-show-" +
+                             topology + ".txt");
+    }
 }
 
 void
@@ -256,7 +391,24 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
     RngSeedManager::SetSeed(s.seed);
     RngSeedManager::SetRun(s.run);
 
-    IlbTopology t = MakeHelper(s, topology)->Build();
+    // From an ilbadm script (--config): IlbHelper's test bed without its rule, then the
+    // script's server group, health check and rule through IlbadmHelper.
+    AdcConfigReader reader(AdcIlbadmCommands::GetLanguage());
+    Ptr<IlbadmHelper> ilbadm;
+    IlbTopology t;
+    if (s.config.empty())
+    {
+        t = MakeHelper(s, topology)->Build();
+    }
+    else
+    {
+        reader.ReadFile(s.config);
+        Ptr<AdcIlbadmRule> rule = ScriptRule(reader.GetStore(), s.config);
+        t = MakeScriptHelper(s, *rule)->Build();
+        CheckScriptServers(s, *rule, t);
+        ilbadm = CreateObject<IlbadmHelper>();
+        ilbadm->Install(t, reader.GetStore());
+    }
     Summary sum;
     sum.topology = topology;
     sum.obs.seen.resize(t.GetNServers());
@@ -339,6 +491,10 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
     }
     sum.distinctSeen = distinct.size();
     WriteFiles(s, t, sum, srv);
+    if (s.show)
+    {
+        WriteShow(s, topology, *ilbadm);
+    }
     log->Close();
     sampler->Close();
 
@@ -438,6 +594,16 @@ main(int argc, char* argv[])
     cmd.AddValue("sticky", "sticky sessions", s.sticky);
     cmd.AddValue("stickyPrefix", "sticky prefix length", s.stickyPrefix);
     cmd.AddValue("healthCheck", "NONE, PING, TCP or UDP", s.healthCheck);
+    cmd.AddValue("hcInterval", "health check: seconds between probes", s.hcInterval);
+    cmd.AddValue("hcTimeout", "health check: probe timeout (s, < hcInterval)", s.hcTimeout);
+    cmd.AddValue("hcRetries", "health check: failed probes before a server is down", s.hcRetries);
+    cmd.AddValue("config",
+                 "an ilbadm script configuring the ILB (one run, of its first enabled rule's "
+                 "type; replaces --topologies, --algorithm, --healthCheck, ...)",
+                 s.config);
+    cmd.AddValue("show",
+                 "with --config: write ilbadm-show-TOPO.txt (show-* and export-config at the end)",
+                 s.show);
     cmd.AddValue("failServer", "index of a server that fails (-1: none)", s.failServer);
     cmd.AddValue("failAt", "when it fails (s)", s.failAt);
     cmd.AddValue("timeout", "client request timeout (s)", s.timeout);
@@ -457,6 +623,18 @@ main(int argc, char* argv[])
 
     try
     {
+        if (!s.config.empty())
+        {
+            // The run's topology is the script's rule's type.
+            AdcConfigReader reader(AdcIlbadmCommands::GetLanguage());
+            reader.ReadFile(s.config);
+            s.topologies = ScriptTopology(*ScriptRule(reader.GetStore(), s.config));
+        }
+        else if (s.show)
+        {
+            throw AdcConfigError("ilb-topologies: --show prints ilbadm's view of a "
+                                 "configuration: allowed with --config only");
+        }
         CheckNames(s);
         std::filesystem::create_directories(s.outputDir);
         const std::vector<std::string> topologies = AdcConfigError::SplitList(s.topologies);

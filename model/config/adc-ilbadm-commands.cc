@@ -9,7 +9,9 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -35,6 +37,12 @@ AdcIlbadmServerGroup::GetTypeId()
                             .SetGroupName("Adc")
                             .AddConstructor<AdcIlbadmServerGroup>();
     return tid;
+}
+
+bool
+AdcIlbadmServerGroup::IsEnabled(const std::string& id) const
+{
+    return disabled.count(id) == 0;
 }
 
 TypeId
@@ -363,6 +371,91 @@ AddServer(Cmd& cmd)
                cmd.Ref<AdcIlbadmServerGroup>(ILB::SERVER_GROUP, cmd.Operand(0), "server group"));
 }
 
+/// \return the IDs of \p g's servers
+std::vector<std::string>
+ServerIds(const AdcIlbadmServerGroup& g)
+{
+    std::vector<std::string> ids;
+    for (const IlbServer& s : g.servers)
+    {
+        ids.push_back(s.name);
+    }
+    return ids;
+}
+
+/// remove-server -s server=<serverID>[,...] <group>: as ilbadm, by server ID only. Every ID is
+/// checked before any server goes.
+void
+RemoveServer(Cmd& cmd)
+{
+    Ptr<AdcIlbadmServerGroup> g =
+        cmd.Ref<AdcIlbadmServerGroup>(ILB::SERVER_GROUP, cmd.Operand(0), "server group");
+    if (!cmd.Has("-s"))
+    {
+        cmd.Fail("missing -s server=<serverID>");
+    }
+    const std::vector<std::string> known = ServerIds(*g);
+    std::vector<std::string> ids;
+    for (const auto& [key, values] : KeyValues(cmd, "-s", {"server"}, true))
+    {
+        for (const std::string& id : values)
+        {
+            if (std::find(known.begin(), known.end(), id) == known.end())
+            {
+                cmd.Fail("server ID is not in server group " + g->name, id, known);
+            }
+            ids.push_back(id);
+        }
+    }
+    for (const std::string& id : ids)
+    {
+        g->servers.erase(std::find_if(g->servers.begin(),
+                                      g->servers.end(),
+                                      [&id](const IlbServer& s) { return s.name == id; }));
+        g->disabled.erase(id);
+    }
+}
+
+/// enable-server / disable-server <serverID> ...: the server of that ID, in whichever group.
+/// Every ID is checked before any changes.
+void
+EnableServers(Cmd& cmd, bool enable)
+{
+    std::vector<std::string> known;
+    std::map<std::string, Ptr<AdcIlbadmServerGroup>> owner;
+    for (const Ptr<AdcIlbadmServerGroup>& g :
+         cmd.GetStore().GetAll<AdcIlbadmServerGroup>(ILB::SERVER_GROUP))
+    {
+        for (const std::string& id : ServerIds(*g))
+        {
+            known.push_back(id);
+            owner[id] = g;
+        }
+    }
+    for (const std::string& id : cmd.GetOperands())
+    {
+        if (id.empty() || id[0] != '_')
+        {
+            cmd.Fail("not a server ID (ilbd's server IDs start with '_')", id, known);
+        }
+        if (owner.count(id) == 0)
+        {
+            cmd.Fail("server ID is not defined", id, known);
+        }
+    }
+    for (const std::string& id : cmd.GetOperands())
+    {
+        if (enable)
+        {
+            owner[id]->disabled.erase(id);
+        }
+        else
+        {
+            owner[id]->disabled.insert(id);
+        }
+    }
+}
+
 /// \return the rules of the store using \p test (a group or health check), by name
 std::vector<std::string>
 RulesUsing(const AdcConfigStore& store, const std::function<bool(const AdcIlbadmRule&)>& test)
@@ -675,7 +768,7 @@ RegisterCommands(AdcConfigLanguage& language)
                            std::function<void(Cmd&)> handler,
                            std::function<void(const AdcConfigStore&, std::ostream&)> show = {},
                            int showOrder = 0) {
-        const bool repeat = minOperands == 0;
+        const bool repeat = minOperands == 0 || operands.back() == "...";
         language.RegisterCommand({path,
                                   std::move(operands),
                                   minOperands,
@@ -689,6 +782,9 @@ RegisterCommands(AdcConfigLanguage& language)
     add("create-servergroup", {"<groupname>"}, 1, servers, CreateServerGroup, ShowServerGroups, 10);
     add("add-server", {"<servergroup>"}, 1, servers, AddServer);
     add("delete-servergroup", {"<groupname>"}, 1, {}, DeleteServerGroup);
+    add("remove-server", {"<servergroup>"}, 1, servers, RemoveServer);
+    add("enable-server", {"<serverID>", "..."}, 1, {}, [](Cmd& c) { EnableServers(c, true); });
+    add("disable-server", {"<serverID>", "..."}, 1, {}, [](Cmd& c) { EnableServers(c, false); });
     add("create-healthcheck",
         {"<hcname>"},
         1,

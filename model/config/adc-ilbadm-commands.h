@@ -15,6 +15,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ class AdcIlbadmServerGroup : public Object
     std::string name;               //!< the group's name
     std::vector<IlbServer> servers; //!< its servers, in the order added
     uint32_t nextId{0};             //!< the next server ID's number
+    std::set<std::string> disabled; //!< IDs of its servers disabled by disable-server
+
+    /// \param id a server ID \return false when disable-server disabled it (servers are added
+    /// enabled, as ilbadm's create-servergroup and add-server do)
+    bool IsEnabled(const std::string& id) const;
 };
 
 /**
@@ -105,7 +111,9 @@ class AdcIlbadmRule : public Object
  * create-rule [-e] [-p] -i vip=<ip>,port=<port>[-<port>][,protocol=tcp|udp]
  * -m lbalg=<alg>,type=DSR|NAT|HALF-NAT[,proxy-src=<ip>[-<ip>]][,pmask=/<len>]
  * [-h hc-name=<hc>[,hc-port=<port>|ANY]] [-t [conn-drain=N][,nat-timeout=N][,persist-timeout=N]]
- * -o servergroup=<group> <name>, delete-rule <name>, enable-rule <name>, disable-rule <name>.
+ * -o servergroup=<group> <name>, delete-rule <name>, enable-rule <name>, disable-rule <name>,
+ * remove-server -s server=<serverID>[,...] <group>, enable-server <serverID> ...,
+ * disable-server <serverID> ... (server IDs as ilbd gives them, "_<group>.<n>").
  *
  * As ilbadm reads them (illumos usr/src/cmd/cmd-inet/usr.sbin/ilbadm): words split at blanks,
  * no quoting; '#' starts a comment line; a line ending in "\" continues; subcommands, keys and

@@ -1,0 +1,353 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * IlbadmHelper: installing an ilbadm configuration on an IlbAppliance and keeping the two in
+ * step (the show-* output is in ilbadm-show.cc).
+ */
+
+#include "ilbadm-helper.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-ilbadm-commands.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IlbadmHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(IlbadmHelper);
+
+using ILB = AdcIlbadmCommands;
+
+TypeId
+IlbadmHelper::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IlbadmHelper")
+                            .SetParent<Object>()
+                            .SetGroupName("Adc")
+                            .AddConstructor<IlbadmHelper>();
+    return tid;
+}
+
+IlbadmHelper::IlbadmHelper() = default;
+
+IlbadmHelper::~IlbadmHelper() = default;
+
+void
+IlbadmHelper::DoDispose()
+{
+    m_node = nullptr;
+    m_appliance = nullptr;
+    m_installed.clear();
+    m_store = nullptr;
+    Object::DoDispose();
+}
+
+Ptr<IlbAppliance>
+IlbadmHelper::Install(Ptr<Node> node, AdcConfigStore& store)
+{
+    if (m_appliance)
+    {
+        throw AdcConfigError("IlbadmHelper: installed already (one helper per ILB node)");
+    }
+    m_node = node;
+    m_store = &store;
+    m_appliance = node->GetObject<IlbAppliance>();
+    const bool create = !m_appliance;
+    if (create)
+    {
+        m_appliance = CreateObject<IlbAppliance>();
+    }
+    m_appliance->TraceConnectWithoutContext("Rewrite",
+                                            MakeCallback(&IlbadmHelper::OnRewrite, this));
+    m_appliance->TraceConnectWithoutContext("ConnectionEnded",
+                                            MakeCallback(&IlbadmHelper::OnConnectionEnded, this));
+    m_appliance->TraceConnectWithoutContext("ServerChosen",
+                                            MakeCallback(&IlbadmHelper::OnServerChosen, this));
+    // As IlbHelper does: the rules first, then the appliance goes on the node, then the
+    // health checks' monitors.
+    m_deferMonitors = true;
+    Sync();
+    m_deferMonitors = false;
+    if (create)
+    {
+        m_appliance->Install(node);
+    }
+    for (const std::string& name : m_order)
+    {
+        if (m_installed.at(name).monitor)
+        {
+            m_node->AddApplication(m_installed.at(name).monitor);
+        }
+    }
+    return m_appliance;
+}
+
+void
+IlbadmHelper::Install(IlbTopology& t, AdcConfigStore& store)
+{
+    if (t.appliance)
+    {
+        throw AdcConfigError("IlbadmHelper: the topology has an ILB already; build it with "
+                             "IlbHelper's InstallIlb false");
+    }
+    // The appliance's servers take the topology's names (server1, ...): the hash methods
+    // identify back-ends by name, so a rule read from ilbadm lines sends every flow where
+    // IlbHelper's rule would. ilbadm's server IDs stay what show-* prints.
+    for (uint32_t i = 0; i < t.GetNServers(); ++i)
+    {
+        m_names[t.serverAddresses[i]] = t.serverNames[i];
+    }
+    Install(t.ilb, store);
+    if (m_order.empty())
+    {
+        throw AdcConfigError("IlbadmHelper: the configuration enables no rule (create-rule -e "
+                             "or enable-rule); rules: " +
+                             AdcConfigError::JoinAllowed(store.GetNames(ILB::RULE)));
+    }
+    t.appliance = m_appliance;
+    const Installed& first = m_installed.at(m_order.front());
+    t.rule = first.index;
+    t.ruleConfig = m_appliance->GetRule(first.index);
+    t.monitor = first.monitor;
+}
+
+Ptr<IlbAppliance>
+IlbadmHelper::GetAppliance() const
+{
+    return m_appliance;
+}
+
+Ptr<AdcIlbadmRule>
+IlbadmHelper::Configured(const std::string& rule) const
+{
+    return m_store->Get<AdcIlbadmRule>(ILB::RULE, rule);
+}
+
+void
+IlbadmHelper::Add(Ptr<AdcIlbadmRule> rule)
+{
+    IlbRule r = rule->GetRule();
+    Installed in;
+    for (IlbServer& s : r.servers)
+    {
+        in.serverIds.push_back(s.name);
+        const auto name = m_names.find(s.address);
+        if (name != m_names.end())
+        {
+            s.name = name->second;
+        }
+    }
+    in.index = m_appliance->AddRule(r);
+    const std::size_t n = r.servers.size();
+    in.fails.assign(n, 0);
+    in.lastProbe.assign(n, Time());
+    in.rtt.assign(n, Time());
+    in.probed.assign(n, false);
+    if (!rule->healthCheck.empty())
+    {
+        Ptr<AdcIlbadmHealthCheck> hc =
+            m_store->Get<AdcIlbadmHealthCheck>(ILB::HEALTH_CHECK, rule->healthCheck);
+        if (!hc)
+        {
+            throw AdcConfigError("IlbadmHelper: rule '" + r.name + "': health check '" +
+                                 rule->healthCheck + "' is not in the configuration");
+        }
+        Ptr<AdcHealthMonitor> m = hc->CreateMonitor();
+        if (rule->hcPort != "ANY")
+        {
+            m->SetAttribute("DestinationPort",
+                            UintegerValue(static_cast<uint16_t>(std::stoul(rule->hcPort))));
+        }
+        // Each server's service binds the monitor, which makes it a target (server order).
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            m_appliance->GetServerService(in.index, i)->BindMonitor(m);
+        }
+        m->Validate();
+        m->SetStartTime(Seconds(0));
+        m->TraceConnectWithoutContext("Probe",
+                                      MakeCallback(&IlbadmHelper::OnProbe, this).Bind(r.name));
+        if (!m_deferMonitors)
+        {
+            m_node->AddApplication(m);
+        }
+        in.monitor = m;
+        in.hcName = hc->name;
+        in.hcInterval = hc->interval;
+    }
+    m_installed[r.name] = in;
+    m_order.push_back(r.name);
+}
+
+void
+IlbadmHelper::Sync()
+{
+    NS_LOG_FUNCTION(this);
+    for (const Ptr<AdcIlbadmRule>& rule : m_store->GetAll<AdcIlbadmRule>(ILB::RULE))
+    {
+        const auto it = m_installed.find(rule->rule.name);
+        if (it == m_installed.end())
+        {
+            if (rule->enabled)
+            {
+                Add(rule);
+            }
+            continue;
+        }
+        for (const IlbServer& s : rule->group->servers)
+        {
+            const auto& ids = it->second.serverIds;
+            if (std::find(ids.begin(), ids.end(), s.name) == ids.end())
+            {
+                throw AdcConfigError(
+                    "IlbadmHelper: rule '" + rule->rule.name + "': server '" + s.name +
+                    "' joined server group '" + rule->group->name +
+                    "' after the rule went on the ILB; the model cannot add a back-end to a "
+                    "rule: allowed add-server before the rule is first enabled");
+            }
+        }
+    }
+    // Every installed server: enabled when its rule is enabled and it is still in the rule's
+    // group and not disabled.
+    for (const std::string& name : m_order)
+    {
+        const Installed& in = m_installed.at(name);
+        Ptr<AdcIlbadmRule> rule = Configured(name);
+        for (uint32_t i = 0; i < in.serverIds.size(); ++i)
+        {
+            const std::string& id = in.serverIds[i];
+            bool want = rule && rule->enabled && rule->group->IsEnabled(id);
+            want = want && std::any_of(rule->group->servers.begin(),
+                                       rule->group->servers.end(),
+                                       [&id](const IlbServer& s) { return s.name == id; });
+            if (m_appliance->IsServerEnabled(in.index, i) != want)
+            {
+                m_appliance->SetServerEnabled(in.index, i, want);
+            }
+        }
+    }
+}
+
+void
+IlbadmHelper::ScheduleLines(Time at,
+                            AdcConfigReader& reader,
+                            const std::string& lines,
+                            const std::string& name)
+{
+    if (&reader.GetStore() != m_store)
+    {
+        throw AdcConfigError("IlbadmHelper::ScheduleLines: the reader's store is not the one "
+                             "installed");
+    }
+    Simulator::Schedule(at - Simulator::Now(), [this, &reader, lines, name]() {
+        try
+        {
+            reader.ReadString(lines, name);
+            Sync();
+        }
+        catch (const AdcConfigError& e)
+        {
+            NS_FATAL_ERROR("ilbadm at " << Simulator::Now().As(Time::S) << ": " << e.what());
+        }
+    });
+}
+
+void
+IlbadmHelper::OnRewrite(const std::string& rule,
+                        const std::string& direction,
+                        const AdcFlowKey& before,
+                        const AdcFlowKey& after)
+{
+    if (direction != "request" || m_natIndex.count(before) != 0)
+    {
+        return;
+    }
+    m_natIndex[before] = m_natSerial;
+    m_nat[m_natSerial++] = NatEntry{rule, before, after};
+}
+
+void
+IlbadmHelper::OnConnectionEnded(const std::string& /* rule */, const AdcFlowKey& original)
+{
+    const auto it = m_natIndex.find(original);
+    if (it != m_natIndex.end())
+    {
+        m_nat.erase(it->second);
+        m_natIndex.erase(it);
+    }
+}
+
+void
+IlbadmHelper::OnServerChosen(const std::string& rule,
+                             const AdcFlowKey& flow,
+                             uint32_t server,
+                             const std::string& /* name */)
+{
+    const int32_t index = m_appliance->FindRule(rule);
+    if (index < 0)
+    {
+        return;
+    }
+    const IlbRule& r = m_appliance->GetRule(index);
+    if (!r.sticky)
+    {
+        return;
+    }
+    const auto key = std::make_pair(rule, flow.src.Masked(r.stickyPrefix));
+    const auto it = m_sticky.find(key);
+    if (it == m_sticky.end() || Simulator::Now() - it->second.lastUsed >= it->second.timeout)
+    {
+        // A new entry (or one made again after it expired) goes to the end, as the table's.
+        m_stickyOrder.erase(std::remove(m_stickyOrder.begin(), m_stickyOrder.end(), key),
+                            m_stickyOrder.end());
+        m_stickyOrder.push_back(key);
+    }
+    m_sticky[key] =
+        StickyEntry{rule, r.servers[server].address, Simulator::Now(), r.persistTimeout};
+}
+
+void
+IlbadmHelper::OnProbe(std::string rule,
+                      uint32_t index,
+                      const std::string& /* name */,
+                      bool ok,
+                      Time rtt,
+                      const std::string& /* reason */)
+{
+    Installed& in = m_installed.at(rule);
+    if (index >= in.fails.size())
+    {
+        return;
+    }
+    in.fails[index] = ok ? 0 : in.fails[index] + 1;
+    in.lastProbe[index] = Simulator::Now();
+    in.rtt[index] = rtt;
+    in.probed[index] = true;
+}
+
+std::vector<std::string>
+IlbadmHelper::RuleNames(const std::vector<std::string>& rules) const
+{
+    const std::vector<std::string> all = m_store->GetNames(ILB::RULE);
+    if (rules.empty())
+    {
+        return all;
+    }
+    for (const std::string& r : rules)
+    {
+        if (std::find(all.begin(), all.end(), r) == all.end())
+        {
+            throw AdcConfigError("ilbadm: rule '" + r + "' does not exist; allowed " +
+                                 AdcConfigError::JoinAllowed(all));
+        }
+    }
+    return rules;
+}
+
+} // namespace ns3
