@@ -25,6 +25,7 @@
 #include "ns3/adc-request-log.h"
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
+#include "ns3/crd-config.h"
 #include "ns3/crd-topology-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -60,7 +61,8 @@ struct Settings
     double cacheable{0.9};
     uint64_t cacheCapacity{20000000};
     bool persistent{true};
-    bool reuse{false};
+    bool reuse{true};
+    uint32_t origins{1};
     std::string variants{"two-tier-ROUNDROBIN,two-tier-LEASTCONNECTION,two-tier-URLHASH,"
                          "one-tier-URLHASH,two-tier-URLHASH-failure"};
     uint32_t failLower{1};
@@ -70,6 +72,10 @@ struct Settings
     std::string outputDir{"results/crd-compare"};
     uint32_t seed{1};
     uint32_t run{1};
+    std::string configDir;   //!< crd-upper-*.ns.conf and crd-lower-*.ns.conf configure the tiers
+    std::string upperConfig; //!< or: the upper appliances' ns.conf files, comma-separated
+    std::string lowerConfig; //!< and the lower appliances' files
+    std::string printConfig; //!< write the ns.conf files of the first variant here and stop
 };
 
 /// One variant: tiers, the lower tier's cache method, and whether an appliance fails.
@@ -185,13 +191,11 @@ struct Summary
     double maxLowerShare{0};
 };
 
-Summary
-RunOne(const Settings& s, const Variant& v, bool withPcap)
+/// \return the topology of variant \p v, configured in C++ or from the ns.conf files given
+CrdTopology
+BuildTopology(const Settings& s, const Variant& v, Ptr<CrdTopologyHelper>& helper)
 {
-    RngSeedManager::SetSeed(s.seed);
-    RngSeedManager::SetRun(s.run);
-
-    Ptr<CrdTopologyHelper> helper = CreateObject<CrdTopologyHelper>();
+    helper = CreateObject<CrdTopologyHelper>();
     helper->GetIspHelper()->SetAttribute("NumAccessNetworks", UintegerValue(s.accessNets));
     helper->GetIspHelper()->SetAttribute("ClientsPerAccessNetwork", UintegerValue(s.clientsPerNet));
     helper->SetAttribute("NumUpper", UintegerValue(v.upper));
@@ -201,7 +205,28 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     helper->SetAttribute("CacheCapacity", UintegerValue(s.cacheCapacity));
     helper->SetAttribute("ObjectSize", UintegerValue(s.objectSize));
     helper->SetAttribute("ServerConnectionReuse", BooleanValue(s.reuse));
-    CrdTopology topo = helper->Build();
+    helper->SetAttribute("NumOrigins", UintegerValue(s.origins));
+    if (!s.configDir.empty())
+    {
+        return CrdConfig::FromDirectory(s.configDir).Build(helper);
+    }
+    if (!s.lowerConfig.empty())
+    {
+        return CrdConfig(AdcConfigError::SplitList(s.upperConfig),
+                         AdcConfigError::SplitList(s.lowerConfig))
+            .Build(helper);
+    }
+    return helper->Build();
+}
+
+Summary
+RunOne(const Settings& s, const Variant& v, bool withPcap)
+{
+    RngSeedManager::SetSeed(s.seed);
+    RngSeedManager::SetRun(s.run);
+
+    Ptr<CrdTopologyHelper> helper;
+    CrdTopology topo = BuildTopology(s, v, helper);
 
     AdcHttpClientHelper clientHelper(InetSocketAddress(topo.originAddress, 80));
     clientHelper.SetAttribute("Persistent", BooleanValue(s.persistent));
@@ -215,8 +240,19 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     clientHelper.SetAttribute("RequestStopTime", TimeValue(Seconds(s.duration)));
     ApplicationContainer clients = clientHelper.Install(topo.isp.GetClients());
     clientHelper.AssignStreams(topo.isp.GetClients(), 100);
+    // Fixed streams for the topology's random variables: a run configured from ns.conf files
+    // creates its objects in another order than the C++ one, and must draw the same numbers.
+    topo.AssignStreams(1000000);
     clients.Start(Seconds(1));
     clients.Stop(Seconds(s.duration + 9));
+    for (uint32_t i = 0; s.origins > 1 && i < clients.GetN(); ++i)
+    {
+        for (uint32_t k = 0; k < s.origins; ++k) // requests cycle over the sites
+        {
+            DynamicCast<AdcHttpClient>(clients.Get(i))
+                ->AddSite(topo.originHosts[k], InetSocketAddress(topo.originAddresses[k], 80));
+        }
+    }
 
     Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
     log->SetAttribute("FileName", StringValue(s.outputDir + "/requests-" + v.name + ".csv"));
@@ -243,7 +279,9 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     if (withPcap)
     {
         std::filesystem::create_directories(s.outputDir + "/pcap");
-        topo.EnablePcap(s.outputDir + "/pcap/crd", s.pcapLink);
+        topo.EnablePcap(s.outputDir + "/pcap/crd",
+                        s.pcapLink == "router-origin" && s.origins > 1 ? "router-origin1"
+                                                                       : s.pcapLink);
     }
 
     Simulator::Stop(Seconds(s.duration + 10));
@@ -324,8 +362,13 @@ main(int argc, char* argv[])
     cmd.AddValue("cacheCapacity", "bytes per cache server", s.cacheCapacity);
     cmd.AddValue("persistent", "persistent client connections", s.persistent);
     cmd.AddValue("reuse",
-                 "the lower tier reuses its connections to caches and the origin",
+                 "the lower tier reuses its connections to caches and the origin "
+                 "(NetScaler's -reuse, ON by default; 0: one connection per request)",
                  s.reuse);
+    cmd.AddValue("origins",
+                 "origin servers (sites), each with its own address and host name; clients' "
+                 "requests cycle over them",
+                 s.origins);
     cmd.AddValue("variants",
                  "comma-separated: {two,one}-tier-{ROUNDROBIN,LEASTCONNECTION,URLHASH,"
                  "DESTINATIONIPHASH}[-failure]",
@@ -342,6 +385,21 @@ main(int argc, char* argv[])
     cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
     cmd.AddValue("seed", "RNG seed", s.seed);
     cmd.AddValue("run", "RNG run number", s.run);
+    cmd.AddValue("configDir",
+                 "configure the tiers from crd-upper-*.ns.conf and crd-lower-*.ns.conf here "
+                 "(NetScaler ns.conf, one per appliance; the files set the tiers' sizes and "
+                 "methods, the variant names the run)",
+                 s.configDir);
+    cmd.AddValue("upperConfig",
+                 "or: the upper appliances' ns.conf, comma-separated",
+                 s.upperConfig);
+    cmd.AddValue("lowerConfig",
+                 "and the lower appliances' ns.conf, comma-separated",
+                 s.lowerConfig);
+    cmd.AddValue("printConfig",
+                 "write the ns.conf files the first variant's configuration amounts to into "
+                 "this directory, and stop",
+                 s.printConfig);
     cmd.Parse(argc, argv);
 
     // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
@@ -353,6 +411,14 @@ main(int argc, char* argv[])
         for (const auto& text : AdcConfigError::SplitList(s.variants))
         {
             variants.push_back(ParseVariant(text, s));
+        }
+        if (!s.printConfig.empty())
+        {
+            Ptr<CrdTopologyHelper> helper;
+            const CrdTopology topo = BuildTopology(s, variants.at(0), helper);
+            CrdConfig::WriteFiles(helper, topo, s.printConfig);
+            Simulator::Destroy();
+            return 0;
         }
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < variants.size(); ++i)

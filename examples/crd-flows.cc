@@ -23,6 +23,7 @@
 #include "ns3/adc-path-tracer.h"
 #include "ns3/adc-request-log.h"
 #include "ns3/core-module.h"
+#include "ns3/crd-config.h"
 #include "ns3/crd-topology-helper.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -79,6 +80,7 @@ main(int argc, char* argv[])
     uint32_t upper = 2;
     uint32_t lower = 4;
     uint32_t caches = 3;
+    std::string configDir;
     CommandLine cmd(__FILE__);
     cmd.Usage("The seed's cache hit, bypass and miss flows with their hop sequences.");
     cmd.AddValue("outputDir", "where CSV and pcap files go", outputDir);
@@ -86,6 +88,10 @@ main(int argc, char* argv[])
     cmd.AddValue("upper", "upper-tier appliances", upper);
     cmd.AddValue("lower", "lower-tier appliances", lower);
     cmd.AddValue("caches", "cache servers", caches);
+    cmd.AddValue("configDir",
+                 "configure the appliances from crd-upper-*.ns.conf and crd-lower-*.ns.conf "
+                 "here (e.g. examples/); they set the counts and methods",
+                 configDir);
     cmd.Parse(argc, argv);
 
     try
@@ -96,7 +102,10 @@ main(int argc, char* argv[])
         helper->SetAttribute("NumLower", UintegerValue(lower));
         helper->SetAttribute("NumCaches", UintegerValue(caches));
         helper->SetAttribute("CacheLbMethod", StringValue("URLHASH"));
-        CrdTopology topo = helper->Build();
+        // -reuse OFF: each flow's legs are new TCP connections, which the path tracer follows.
+        helper->SetAttribute("ServerConnectionReuse", BooleanValue(false));
+        CrdTopology topo =
+            configDir.empty() ? helper->Build() : CrdConfig::FromDirectory(configDir).Build(helper);
 
         Ptr<AdcPathTracer> tracer = CreateObject<AdcPathTracer>();
         topo.TraceNodes(tracer);

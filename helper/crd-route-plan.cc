@@ -67,7 +67,11 @@ Balance(const std::string& name, const std::string& method, std::vector<AdcNextH
 } // namespace
 
 void
-CrdRoutePlan::Install(CrdTopology& t, const Fabric& f, const Methods& methods, bool upperAppliances)
+CrdRoutePlan::Install(CrdTopology& t,
+                      const Fabric& f,
+                      const Methods& methods,
+                      bool upperAppliances,
+                      bool upperEcmp)
 {
     InstallRouter(t, f, methods);
     if (upperAppliances)
@@ -76,7 +80,7 @@ CrdRoutePlan::Install(CrdTopology& t, const Fabric& f, const Methods& methods, b
     }
     else
     {
-        RouteUpperRouters(t, f);
+        RouteUpperRouters(t, f, upperEcmp);
     }
     InstallLowerTier(t, f);
     InstallCacheSwitch(t, f);
@@ -106,11 +110,11 @@ CrdRoutePlan::HopsToLowerTier(const CrdTopology& t, const Fabric& f, int32_t upp
 AdcPolicyRule
 CrdRoutePlan::PbrRule(const CrdTopology& t,
                       uint32_t lower,
-                      uint32_t inInterface,
+                      const std::vector<uint32_t>& inInterfaces,
                       const AdcNextHop& hop)
 {
     AdcPolicyRule r = Rule("pbr-" + t.lowerNames[lower], AdcPolicyRule::FORWARD);
-    r.inInterfaces.push_back(inInterface);
+    r.inInterfaces = inInterfaces;
     r.dstNet = kClientNet;
     r.dstMask = kClientMask;
     r.protocol = 6;
@@ -139,18 +143,28 @@ CrdRoutePlan::BalanceOverLowerTier(CrdTopology& t,
 void
 CrdRoutePlan::InstallRouter(CrdTopology& t, const Fabric& f, const Methods& methods)
 {
-    // Requests from the lower tier go straight to the origin; client requests to the upper
-    // tier (ECMP), or in one-tier mode to the lower tier, with PBR for the return.
+    // Requests from the lower tier go straight to their origin; client requests to the upper
+    // tier (ECMP), or in one-tier mode to the lower tier, with PBR for the return; the
+    // origins' responses to the upper tier (balanced), or in one-tier mode by PBR.
     t.routerRouting = AddPolicy(t.router);
-    AdcPolicyRule toOrigin = Rule("lower-to-origin", AdcPolicyRule::FORWARD);
-    for (const AdcCoreAttachment& a : f.lower)
+    std::vector<uint32_t> fromOrigins;
+    for (uint32_t k = 0; k < f.origins.size(); ++k)
     {
-        toOrigin.inInterfaces.push_back(a.GetCoreInterface());
+        const AdcCoreAttachment& o = f.origins[k];
+        fromOrigins.push_back(o.GetCoreInterface());
+        AdcPolicyRule toOrigin = Rule(f.origins.size() == 1 ? std::string("lower-to-origin")
+                                                            : "lower-to-" + t.originNames[k],
+                                      AdcPolicyRule::FORWARD);
+        for (const AdcCoreAttachment& a : f.lower)
+        {
+            toOrigin.inInterfaces.push_back(a.GetCoreInterface());
+        }
+        toOrigin.dstNet = o.network;
+        toOrigin.dstMask = o.mask;
+        toOrigin.nextHops.push_back(
+            Hop(o.GetCoreInterface(), o.GetNodeAddress(), t.originNames[k]));
+        t.routerRouting->AddRule(toOrigin);
     }
-    toOrigin.dstNet = kOriginNet;
-    toOrigin.dstMask = kOriginMask;
-    toOrigin.nextHops.push_back(Hop(f.origin.GetCoreInterface(), t.originAddress, "origin"));
-    t.routerRouting->AddRule(toOrigin);
     if (t.upper.GetN() > 0)
     {
         std::vector<AdcNextHop> hops;
@@ -163,13 +177,17 @@ CrdRoutePlan::InstallRouter(CrdTopology& t, const Fabric& f, const Methods& meth
         r.dstNet = kOriginNet;
         r.dstMask = kOriginMask;
         t.routerRouting->AddRule(r);
+        AdcPolicyRule back = Balance("origin-return", methods.origin, hops);
+        back.inInterfaces = fromOrigins;
+        back.dstNet = kClientNet;
+        back.dstMask = kClientMask;
+        t.routerRouting->AddRule(back);
         return;
     }
     const std::vector<AdcNextHop> hops = HopsToLowerTier(t, f, -1);
     for (uint32_t j = 0; j < hops.size(); ++j)
     {
-        t.pbrRules.push_back(
-            t.routerRouting->AddRule(PbrRule(t, j, f.origin.GetCoreInterface(), hops[j])));
+        t.pbrRules.push_back(t.routerRouting->AddRule(PbrRule(t, j, fromOrigins, hops[j])));
     }
     AdcPolicyRule r = BalanceOverLowerTier(t, hops, methods.upper);
     r.dstNet = kOriginNet;
@@ -189,7 +207,8 @@ CrdRoutePlan::InstallUpperTier(CrdTopology& t, const Fabric& f, const std::strin
         const std::vector<AdcNextHop> hops = HopsToLowerTier(t, f, static_cast<int32_t>(i));
         for (uint32_t j = 0; j < hops.size(); ++j)
         {
-            const uint32_t index = p->AddRule(PbrRule(t, j, f.ou[i].ifB, hops[j]));
+            const uint32_t index =
+                p->AddRule(PbrRule(t, j, {f.upper[i].GetNodeInterface()}, hops[j]));
             if (i == 0)
             {
                 t.pbrRules.push_back(index);
@@ -202,7 +221,7 @@ CrdRoutePlan::InstallUpperTier(CrdTopology& t, const Fabric& f, const std::strin
 }
 
 void
-CrdRoutePlan::RouteUpperRouters(CrdTopology& t, const Fabric& f)
+CrdRoutePlan::RouteUpperRouters(CrdTopology& t, const Fabric& f, bool ecmp)
 {
     // Plain forwarding: requests to the origin and the origin's responses to clients both go
     // to one lower appliance; the default route (to the router) stays for everything else.
@@ -212,6 +231,18 @@ CrdRoutePlan::RouteUpperRouters(CrdTopology& t, const Fabric& f)
         Ptr<Ipv4StaticRouting> routes = Static(t.upper.Get(i));
         routes->AddNetworkRouteTo(kOriginNet, kOriginMask, l.addrB, l.ifA);
         routes->AddNetworkRouteTo(kClientNet, kClientMask, l.addrB, l.ifA);
+        if (ecmp)
+        {
+            // In front of the static routes: one equal-cost next hop per lower appliance,
+            // chosen per flow by the 5-tuple hash with this router's seed.
+            Ptr<AdcEcmpRouting> e = CreateObject<AdcEcmpRouting>();
+            AdcAddTopIpv4Routing(t.upper.Get(i), e, kPolicyPriority);
+            for (uint32_t j = 0; j < t.lower.GetN(); ++j)
+            {
+                e->AddRoute(kOriginNet, kOriginMask, f.ul[i][j].addrB, f.ul[i][j].ifA);
+            }
+            t.upperEcmp.push_back(e);
+        }
     }
 }
 
@@ -280,23 +311,11 @@ CrdRoutePlan::InstallCacheSwitch(CrdTopology& t, const Fabric& f)
 }
 
 void
-CrdRoutePlan::InstallOrigin(CrdTopology& t, const Fabric& f, const std::string& method)
+CrdRoutePlan::InstallOrigin(CrdTopology& t, const Fabric& /* f */, const std::string& /* method */)
 {
-    // Traffic to clients goes back through the upper tier.
+    // The origins route by default to the router, which balances their traffic to clients over
+    // the upper tier ("origin-return"): no rule here.
     t.originRouting = AddPolicy(t.origin);
-    if (t.upper.GetN() == 0)
-    {
-        return;
-    }
-    std::vector<AdcNextHop> hops;
-    for (uint32_t i = 0; i < t.upper.GetN(); ++i)
-    {
-        hops.push_back(Hop(f.ou[i].ifA, f.ou[i].addrB, t.upperNames[i]));
-    }
-    AdcPolicyRule r = Balance("return-to-upper-tier", method, hops);
-    r.dstNet = kClientNet;
-    r.dstMask = kClientMask;
-    t.originRouting->AddRule(r);
 }
 
 } // namespace ns3

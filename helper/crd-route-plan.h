@@ -27,19 +27,23 @@ namespace ns3
  * \brief Who lives in which prefix on the CRD topology, and the policy routes that carry the
  * seed's three flows (the traffic is described at CrdTopologyHelper).
  *
- * Prefixes: appliance fabric /30s in kFabricBlock (upper-lower, origin-upper, lower-switch),
- * cache links /30s in kCacheBlock/kCacheMask (the lower tier's cache network), the origin in
- * kOriginNet/kOriginMask behind the router, every client in kClientNet/kClientMask.
+ * Prefixes: appliance fabric /30s in kFabricBlock (upper-lower, lower-switch), cache links /30s
+ * in kCacheBlock/kCacheMask (the lower tier's cache network), the origins in kOriginNet/
+ * kOriginMask behind the router (origin k on the k-th /30 of it: 203.0.113.4k + 2), every client
+ * in kClientNet/kClientMask. The origins have no other link: requests reach them and their
+ * responses leave them through the router, over the same links both ways.
  *
  * Rules, in the order each node evaluates them:
- * - router: "lower-to-origin" (FORWARD), then "to-upper-tier" (BALANCE over the upper tier) or,
- *   in one-tier mode, "pbr-<L2NSj>" per lower appliance then "vserver-any" (BALANCE over the
- *   lower tier);
- * - upper appliance (UpperTierMode APPLIANCE): "pbr-<L2NSj>" per lower appliance, then
- *   "vserver-any" (BALANCE over the lower tier); as plain routers, static routes instead;
+ * - router: "lower-to-<origin>" (FORWARD) per origin, then "to-upper-tier" (BALANCE over the
+ *   upper tier) and "origin-return" (the origins' traffic to clients, BALANCE over the upper
+ *   tier by the origin method) or, in one-tier mode, "pbr-<L2NSj>" per lower appliance (from
+ *   the origins) then "vserver-any" (BALANCE over the lower tier);
+ * - upper appliance (UpperTierMode APPLIANCE): "pbr-<L2NSj>" per lower appliance (traffic from
+ *   the router to clients), then "vserver-any" (BALANCE over the lower tier); as plain routers,
+ *   static routes instead;
  * - lower appliance: "intercept-client", "intercept-miss", "origin-return" (LOCAL);
  * - cache switch: "miss-<CRSc>" (FORWARD to the cache's miss gateway);
- * - origin: "return-to-upper-tier" (BALANCE over the upper tier).
+ * - origin: no rule (its default route leads to the router).
  *
  * Each "vserver-any" hop follows a service (AdcNextHop::service) made for it: one per balancer
  * and lower appliance, named after the appliance, addressed as the balancer reaches it, port
@@ -61,13 +65,12 @@ class CrdRoutePlan
     /// The links the routes use.
     struct Fabric
     {
-        AdcCoreAttachment origin;             //!< router - origin
-        std::vector<AdcCoreAttachment> upper; //!< router - upper i
-        std::vector<AdcCoreAttachment> lower; //!< router - lower j
-        std::vector<std::vector<Link>> ul;    //!< upper i - lower j
-        std::vector<Link> ou;                 //!< origin - upper i
-        std::vector<Link> ls;                 //!< lower j - cache switch
-        std::vector<Link> sc;                 //!< cache switch - cache c
+        std::vector<AdcCoreAttachment> origins; //!< router - origin k
+        std::vector<AdcCoreAttachment> upper;   //!< router - upper i
+        std::vector<AdcCoreAttachment> lower;   //!< router - lower j
+        std::vector<std::vector<Link>> ul;      //!< upper i - lower j
+        std::vector<Link> ls;                   //!< lower j - cache switch
+        std::vector<Link> sc;                   //!< cache switch - cache c
     };
 
     /// The balancing methods of the rules that balance.
@@ -103,11 +106,14 @@ class CrdRoutePlan
      * \param f its links
      * \param methods the balancing methods
      * \param upperAppliances true for UpperTierMode APPLIANCE, false for plain upper routers
+     * \param upperEcmp plain upper routers: spread the origins' prefix over every lower
+     *        appliance by per-flow ECMP (AdcEcmpRouting, filling upperEcmp)
      */
     static void Install(CrdTopology& t,
                         const Fabric& f,
                         const Methods& methods,
-                        bool upperAppliances);
+                        bool upperAppliances,
+                        bool upperEcmp = false);
 
   private:
     /// \param t the topology \param f its links \param methods the methods: the router's rules
@@ -115,12 +121,14 @@ class CrdRoutePlan
     /// \param t the topology \param f its links \param method the balancing: upper appliances
     static void InstallUpperTier(CrdTopology& t, const Fabric& f, const std::string& method);
     /// \param t the topology \param f its links: upper i statically routes to lower i mod n
-    static void RouteUpperRouters(CrdTopology& t, const Fabric& f);
+    /// \param ecmp also route the origins' prefix over every lower appliance by per-flow ECMP
+    static void RouteUpperRouters(CrdTopology& t, const Fabric& f, bool ecmp);
     /// \param t the topology \param f its links: interception on the lower tier
     static void InstallLowerTier(CrdTopology& t, const Fabric& f);
     /// \param t the topology \param f its links: the caches' routes to their miss gateways
     static void InstallCacheSwitch(CrdTopology& t, const Fabric& f);
-    /// \param t the topology \param f its links \param method the balancing: the origin's
+    /// \param t the topology \param f its links \param method unused (the router balances the
+    /// origins' return traffic): the first origin's policy routing, without rules
     static void InstallOrigin(CrdTopology& t, const Fabric& f, const std::string& method);
 
     /**
@@ -135,13 +143,13 @@ class CrdRoutePlan
     /**
      * \param t the topology
      * \param lower the lower appliance
-     * \param inInterface where the origin's return traffic enters
+     * \param inInterfaces where the origins' return traffic enters
      * \param hop the way to the lower appliance
      * \return the FORWARD rule "pbr-<name>": client-bound TCP to ports of its range goes there
      */
     static AdcPolicyRule PbrRule(const CrdTopology& t,
                                  uint32_t lower,
-                                 uint32_t inInterface,
+                                 const std::vector<uint32_t>& inInterfaces,
                                  const AdcNextHop& hop);
     /**
      * \brief The BALANCE rule "vserver-any" over the lower tier; each hop follows a new

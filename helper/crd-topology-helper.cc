@@ -8,6 +8,8 @@
 #include "ns3/adc-stack-helper.h"
 #include "ns3/adc-text.h"
 #include "ns3/boolean.h"
+#include "ns3/channel.h"
+#include "ns3/crd-cache-policy.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/log.h"
@@ -87,6 +89,20 @@ CrdTopologyHelper::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&CrdTopologyHelper::m_numCaches),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("NumOrigins",
+                          "Origin servers (1..64), each behind the router on its own /30 of "
+                          "203.0.113.0/24 with its own host name (OriginHostNames): caching of "
+                          "several sites, chosen by the address and Host clients use.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&CrdTopologyHelper::m_numOrigins),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("OriginHostNames",
+                          "The origins' host names, comma-separated, one per origin; empty: "
+                          "www.example.com for one origin, www1.example.com, "
+                          "www2.example.com, ... for several.",
+                          StringValue(""),
+                          MakeStringAccessor(&CrdTopologyHelper::m_originHostNames),
+                          MakeStringChecker())
             .AddAttribute("PortRange",
                           "The source-port space split across the lower tier.",
                           StringValue("1024-65535"),
@@ -126,10 +142,17 @@ CrdTopologyHelper::GetTypeId()
                           MakeStringAccessor(&CrdTopologyHelper::m_cacheMethod),
                           MakeStringChecker())
             .AddAttribute("CacheableRule",
-                          "Which requests go to the caches.",
-                          EnumValue(CrdLowerTierAppliance::GET_NO_QUERY),
+                          "Which requests go to the caches (the lower tier's CacheableRule: "
+                          "POLICY, GET_NO_QUERY, ALL or NONE).",
+                          EnumValue(CrdLowerTierAppliance::POLICY),
                           MakeEnumAccessor(&CrdTopologyHelper::m_cacheableRule),
                           CrdLowerTierAppliance::MakeCacheableRuleChecker())
+            .AddAttribute("CachePolicies",
+                          "The lower tier's CachePolicies: NetScaler's built-in cache "
+                          "redirection policies bound, comma-separated (all five by default).",
+                          StringValue(CrdCachePolicies::GetDefaultText()),
+                          MakeStringAccessor(&CrdTopologyHelper::m_cachePolicies),
+                          MakeStringChecker())
             .AddAttribute("CacheCapacity",
                           "Bytes each cache server holds.",
                           UintegerValue(1ULL << 30),
@@ -157,12 +180,13 @@ CrdTopologyHelper::GetTypeId()
                           MakeTimeAccessor(&CrdTopologyHelper::m_fabricDelay),
                           MakeTimeChecker())
             .AddAttribute("OriginDataRate",
-                          "Rate of the origin's links to the upper tier.",
+                          "Rate of each origin's link to the router (both ways).",
                           StringValue("10Gbps"),
                           MakeStringAccessor(&CrdTopologyHelper::m_originRate),
                           MakeStringChecker())
             .AddAttribute("OriginDelay",
-                          "Delay of the origin's links to the upper tier.",
+                          "Delay of each origin's link to the router: requests and responses "
+                          "cross it, so client-origin delays are the same both ways.",
                           TimeValue(MilliSeconds(5)),
                           MakeTimeAccessor(&CrdTopologyHelper::m_originDelay),
                           MakeTimeChecker())
@@ -217,12 +241,29 @@ CrdTopologyHelper::GetTypeId()
                                           "ROUTER"))
             .AddAttribute("ServerConnectionReuse",
                           "The lower tier pools its connections to caches and the origin and "
-                          "reuses them (NetScaler's -reuse, on there by default). Off by "
-                          "default here: with reuse a request's later legs are no new TCP "
-                          "connections (the path tracer sees only first data packets) and "
-                          "pooled USIP connections hold their ports.",
-                          BooleanValue(false),
+                          "reuses them (NetScaler's -reuse, ON by default there and here). "
+                          "Pooled USIP connections hold their ports while idle, and a request "
+                          "over a pooled connection opens no new TCP connection (a path "
+                          "tracer that follows first data packets of new connections needs "
+                          "false: one backend connection per request).",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&CrdTopologyHelper::m_serverReuse),
+                          MakeBooleanChecker())
+            .AddAttribute("RelayClientSource",
+                          "LowerTierMode RELAY: the relays connect from the client's IP (USIP) "
+                          "and a port of the appliance's range, so responses return by the "
+                          "upper tier's policy-based routes (true), or from the appliance's own "
+                          "address, so responses return to it through the router (false).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CrdTopologyHelper::m_relayClientSource),
+                          MakeBooleanChecker())
+            .AddAttribute("UpperRouterEcmp",
+                          "UpperTierMode ROUTER: each upper router spreads the flows to the "
+                          "origins over every lower appliance by a per-flow 5-tuple hash "
+                          "(AdcEcmpRouting) instead of a static route to one. Needs "
+                          "LowerTierMode RELAY with RelayClientSource false.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CrdTopologyHelper::m_upperRouterEcmp),
                           MakeBooleanChecker());
     return tid;
 }
@@ -232,7 +273,9 @@ CrdTopologyHelper::CrdTopologyHelper()
       m_numUpper(2),
       m_numLower(4),
       m_numCaches(3),
-      m_cacheableRule(CrdLowerTierAppliance::GET_NO_QUERY),
+      m_numOrigins(1),
+      m_cacheableRule(CrdLowerTierAppliance::POLICY),
+      m_cachePolicies(CrdCachePolicies::GetDefaultText()),
       m_cacheCapacity(1ULL << 30),
       m_objectSize(10240),
       m_missGatewayOffset(2),
@@ -241,7 +284,9 @@ CrdTopologyHelper::CrdTopologyHelper()
       m_monitorRetries(2),
       m_lowerMode(PROXY),
       m_upperMode(APPLIANCE),
-      m_serverReuse(false)
+      m_serverReuse(true),
+      m_relayClientSource(true),
+      m_upperRouterEcmp(false)
 {
     // The seed's figures: one client (client A) behind the router.
     m_isp->SetAttribute("NumAccessNetworks", UintegerValue(1));
@@ -302,6 +347,7 @@ CrdTopologyHelper::Validate() const
 {
     const AdcPortRange whole = AdcPortRange::Parse(m_portRange);
     MakeLowerRanges(m_lowerRanges, m_numLower, whole);
+    OriginHosts(); // throws on a bad list
     if (m_numCaches == 0 && m_cacheableRule != CrdLowerTierAppliance::NONE && m_lowerMode == PROXY)
     {
         throw AdcConfigError("CrdTopologyHelper: NumCaches is 0 while CacheableRule sends "
@@ -342,6 +388,22 @@ CrdTopologyHelper::ValidateRouterMode() const
                              "and plain routers cannot route its response back there by port; "
                              "set CacheableRule NONE or LowerTierMode RELAY");
     }
+    if (m_upperRouterEcmp)
+    {
+        if (m_lowerMode != RELAY || m_relayClientSource)
+        {
+            throw AdcConfigError(
+                "CrdTopologyHelper: UpperRouterEcmp true needs LowerTierMode RELAY with "
+                "RelayClientSource false (given: LowerTierMode " +
+                std::string(m_lowerMode == RELAY ? "RELAY" : "PROXY") + ", RelayClientSource " +
+                (m_relayClientSource ? "true" : "false") +
+                "): the upper routers spread flows over every lower appliance, and a response "
+                "addressed to the client cannot be routed back to the one that holds its "
+                "connection by port; relays connecting from their own address get it through "
+                "the router");
+        }
+        return; // no response crosses the upper tier
+    }
     if (std::min(m_numUpper, m_numLower) < 2)
     {
         return; // every upper router leads to the same lower appliance
@@ -360,14 +422,54 @@ CrdTopologyHelper::ValidateRouterMode() const
     }
 }
 
+std::vector<std::string>
+CrdTopologyHelper::OriginHosts() const
+{
+    std::vector<std::string> hosts;
+    if (m_originHostNames.empty())
+    {
+        for (uint32_t k = 0; k < m_numOrigins; ++k)
+        {
+            hosts.push_back(m_numOrigins == 1 ? std::string("www.example.com")
+                                              : "www" + std::to_string(k + 1) + ".example.com");
+        }
+        return hosts;
+    }
+    std::size_t start = 0;
+    while (start <= m_originHostNames.size())
+    {
+        const std::size_t comma =
+            std::min(m_originHostNames.find(',', start), m_originHostNames.size());
+        const std::string host =
+            AdcText::ToLower(AdcText::Trim(m_originHostNames.substr(start, comma - start)));
+        start = comma + 1;
+        if (host.empty() || host.find_first_of(" \t/:") != std::string::npos ||
+            std::find(hosts.begin(), hosts.end(), host) != hosts.end())
+        {
+            throw AdcConfigError("CrdTopologyHelper: OriginHostNames '" + m_originHostNames +
+                                 "': '" + host +
+                                 "' is empty, repeated or not a host name (no spaces, '/' "
+                                 "or ':'); give one distinct name per origin");
+        }
+        hosts.push_back(host);
+    }
+    if (hosts.size() != m_numOrigins)
+    {
+        throw AdcConfigError("CrdTopologyHelper: OriginHostNames '" + m_originHostNames +
+                             "' gives " + std::to_string(hosts.size()) +
+                             " names for NumOrigins = " + std::to_string(m_numOrigins) +
+                             ": give one name per origin");
+    }
+    return hosts;
+}
+
 CrdRoutePlan::Link
 CrdTopologyHelper::Connect(CrdTopology& t, const std::string& name, Ptr<Node> a, Ptr<Node> b)
 {
     const bool cacheLink = t.NameOf(b).rfind("CRS", 0) == 0;
-    const bool originLink = a == t.origin;
     PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", StringValue(originLink ? m_originRate : m_fabricRate));
-    p2p.SetChannelAttribute("Delay", TimeValue(originLink ? m_originDelay : m_fabricDelay));
+    p2p.SetDeviceAttribute("DataRate", StringValue(m_fabricRate));
+    p2p.SetChannelAttribute("Delay", TimeValue(m_fabricDelay));
     CrdRoutePlan::Link l;
     l.devices = p2p.Install(a, b);
     const uint32_t k = m_nextLink++;
@@ -396,7 +498,8 @@ CrdTopologyHelper::Build()
     CrdRoutePlan::Install(t,
                           fabric,
                           {m_routerMethod, m_upperMethod, m_originMethod},
-                          m_upperMode == APPLIANCE);
+                          m_upperMode == APPLIANCE,
+                          m_upperMode == ROUTER && m_upperRouterEcmp);
     InstallApplications(t);
     InstallMonitors(t);
     return t;
@@ -418,10 +521,12 @@ CrdTopologyHelper::CreateNodes(CrdTopology& t)
     t.lower.Create(m_numLower, 0);
     t.caches.Create(m_numCaches, 0);
     t.cacheSwitch = CreateObject<Node>(0);
-    t.origin = CreateObject<Node>(0);
+    t.origins.Create(m_numOrigins, 0);
+    t.origin = t.origins.Get(0);
+    t.originHosts = OriginHosts();
     NodeContainer all(t.upper, t.lower, t.caches);
     all.Add(t.cacheSwitch);
-    all.Add(t.origin);
+    all.Add(t.origins);
     AdcMakeListStackHelper(false).Install(all);
     for (uint32_t i = 0; i < m_numUpper; ++i)
     {
@@ -438,20 +543,36 @@ CrdTopologyHelper::CreateNodes(CrdTopology& t)
         t.cacheNames.push_back(Numbered("CRS", c));
         t.names[t.caches.Get(c)->GetId()] = t.cacheNames.back();
     }
-    t.names[t.origin->GetId()] = "origin";
+    for (uint32_t k = 0; k < m_numOrigins; ++k)
+    {
+        t.originNames.push_back(m_numOrigins == 1 ? std::string("origin") : Numbered("origin", k));
+        t.names[t.origins.Get(k)->GetId()] = t.originNames.back();
+    }
     t.names.erase(t.cacheSwitch->GetId()); // a switch in the seed: not a hop of its flows
 }
 
 CrdRoutePlan::Fabric
 CrdTopologyHelper::CreateLinks(CrdTopology& t)
 {
-    // The router's links: origin, upper tier, lower tier (responses to clients, requests to
-    // the origin "through the router").
+    // The router's links: origins, upper tier, lower tier (responses to clients, requests to
+    // the origins "through the router"). An origin's only link is to the router (the ISP's
+    // border), so its requests and responses cross the same links: equal delays both ways.
     CrdRoutePlan::Fabric f;
-    f.origin =
-        m_isp->AttachToCore(t.origin, CrdRoutePlan::kOriginNet, CrdRoutePlan::kOriginMask, true);
-    t.originAddress = f.origin.GetNodeAddress();
-    t.links["router-origin"] = f.origin.devices;
+    for (uint32_t k = 0; k < m_numOrigins; ++k)
+    {
+        const Ipv4Address block(CrdRoutePlan::kOriginNet.Get() + 4 * k);
+        AdcCoreAttachment o =
+            m_isp->AttachToCore(t.origins.Get(k), block, Ipv4Mask("255.255.255.252"), true);
+        for (uint32_t d = 0; d < 2; ++d)
+        {
+            o.devices.Get(d)->SetAttribute("DataRate", StringValue(m_originRate));
+        }
+        o.devices.Get(0)->GetChannel()->SetAttribute("Delay", TimeValue(m_originDelay));
+        f.origins.push_back(o);
+        t.originAddresses.push_back(o.GetNodeAddress());
+        t.links["router-" + t.originNames[k]] = o.devices;
+    }
+    t.originAddress = t.originAddresses[0];
     for (uint32_t i = 0; i < m_numUpper; ++i)
     {
         f.upper.push_back(m_isp->AttachToCore(t.upper.Get(i), true));
@@ -474,7 +595,6 @@ CrdTopologyHelper::CreateLinks(CrdTopology& t)
                                       t.upper.Get(i),
                                       t.lower.Get(j)));
         }
-        f.ou.push_back(Connect(t, "origin-" + t.upperNames[i], t.origin, t.upper.Get(i)));
     }
     for (uint32_t j = 0; j < m_numLower; ++j)
     {
@@ -498,6 +618,7 @@ CrdTopologyHelper::InstallRelays(CrdTopology& t)
         Ptr<AdcTcpRelay> relay = CreateObject<AdcTcpRelay>();
         relay->SetAttribute("Port", UintegerValue(CrdRoutePlan::kHttpPort));
         relay->SetAttribute("PortRange", StringValue(t.lowerRanges[j].ToString()));
+        relay->SetAttribute("UseClientSource", BooleanValue(m_relayClientSource));
         relay->SetRouting(t.lowerRouting[j]);
         t.lower.Get(j)->AddApplication(relay);
         t.relayApps.push_back(relay);
@@ -507,11 +628,16 @@ CrdTopologyHelper::InstallRelays(CrdTopology& t)
 void
 CrdTopologyHelper::InstallApplications(CrdTopology& t)
 {
-    t.originApp = CreateObject<AdcHttpServer>();
-    t.originApp->SetAttribute("ServerName", StringValue("origin"));
-    t.originApp->SetAttribute("ObjectSize", UintegerValue(m_objectSize));
-    t.originApp->SetAttribute("VaryByClientIp", BooleanValue(true));
-    t.origin->AddApplication(t.originApp);
+    for (uint32_t k = 0; k < m_numOrigins; ++k)
+    {
+        Ptr<AdcHttpServer> origin = CreateObject<AdcHttpServer>();
+        origin->SetAttribute("ServerName", StringValue(t.originNames[k]));
+        origin->SetAttribute("ObjectSize", UintegerValue(m_objectSize));
+        origin->SetAttribute("VaryByClientIp", BooleanValue(true));
+        t.origins.Get(k)->AddApplication(origin);
+        t.originApps.push_back(origin);
+    }
+    t.originApp = t.originApps[0];
 
     for (uint32_t c = 0; c < m_numCaches; ++c)
     {
@@ -519,6 +645,10 @@ CrdTopologyHelper::InstallApplications(CrdTopology& t)
         cache->SetAttribute("Name", StringValue(t.cacheNames[c]));
         cache->SetAttribute("OriginAddress", Ipv4AddressValue(t.originAddress));
         cache->SetAttribute("Capacity", UintegerValue(m_cacheCapacity));
+        for (uint32_t k = 0; k < m_numOrigins; ++k)
+        {
+            cache->AddOrigin(t.originHosts[k], t.originAddresses[k]); // misses by Host
+        }
         t.caches.Get(c)->AddApplication(cache);
         t.cacheApps.push_back(cache);
     }
@@ -536,6 +666,14 @@ CrdTopologyHelper::InstallApplications(CrdTopology& t)
         app->SetAttribute("Mip", Ipv4AddressValue(t.lowerMips[j]));
         app->SetAttribute("CacheLbMethod", StringValue(m_cacheMethod));
         app->SetAttribute("CacheableRule", EnumValue(m_cacheableRule));
+        app->SetAttribute("CachePolicies", StringValue(m_cachePolicies));
+        for (uint32_t k = 0; k < m_numLower; ++k)
+        {
+            if (k != j)
+            {
+                app->AddViaPeer(t.lowerNames[k]); // a miss may cross another lower appliance
+            }
+        }
         app->SetAttribute("ServerConnectionReuse", BooleanValue(m_serverReuse));
         for (uint32_t c = 0; c < m_numCaches; ++c)
         {

@@ -31,11 +31,19 @@ namespace ns3
  * ports untouched, no per-flow state) -> a lower-tier appliance, which intercepts HTTP and sends
  * a cacheable request to a cache server (source: its mapped IP; client IP in a header) or a
  * non-cacheable one to the origin through the router (source: the client IP, a port from its
- * exclusive range). The origin returns traffic for client addresses to the upper tier, whose
- * policy-based routes pick the lower appliance owning the destination port. Caches reach the
+ * exclusive range). The origins ("NumOrigins", each with its own /30 and host name,
+ * "OriginHostNames") sit behind the router, the ISP's border, on one link each
+ * ("OriginDelay", "OriginDataRate"): their traffic for client addresses goes back to the
+ * router, which balances it over the upper tier ("OriginBalanceMethod"), whose policy-based
+ * routes pick the lower appliance owning the destination port. Requests and responses cross
+ * the same links, so a client's delay to an origin is the same both ways. Which origin serves
+ * a request: the one the client connected to (bypass: the lower tier sends it to the original
+ * destination); a cache fetches a miss from the origin of the request's Host
+ * (CrdCacheServer::AddOrigin) and keys its store by host and URL. Caches reach the
  * origin through a lower appliance (their miss gateway), which intercepts, takes the client IP
  * from the header and connects from its own range. Responses to clients leave the lower tier
- * straight to the router.
+ * straight to the router. The lower appliances know each other as Via peers
+ * (CrdLowerTierAppliance::AddViaPeer), so a miss crossing another appliance is recognised.
  *
  * With NumUpper = 0 (one tier), the router balances client traffic over the lower tier and
  * holds the policy-based routes itself. The address plan and every node's rules are
@@ -58,7 +66,12 @@ namespace ns3
  * - "UpperTierMode" ROUTER: the upper appliances are plain ns-3 routers: no policy routing,
  *   no health monitoring, only static routes: upper i sends the origin prefix and the client
  *   prefix to lower appliance i mod NumLower (so only the first min(NumUpper, NumLower) lower
- *   appliances get traffic). Static routes cannot choose by port, so the origin's response
+ *   appliances get traffic). With "UpperRouterEcmp" each upper router instead spreads the
+ *   flows to the origins over every lower appliance by a per-flow 5-tuple hash
+ *   (AdcEcmpRouting, CrdTopology::upperEcmp), as the appliances' sessionless hash balancing
+ *   does; it needs LowerTierMode RELAY with "RelayClientSource" false (the relays connect
+ *   from their own address, so the origins' responses return to them through the router
+ *   and never cross the upper tier). Static routes cannot choose by port, so the origin's response
  *   for a client must cross the upper router its requests crossed: when the upper routers
  *   lead to more than one lower appliance, the router must spread clients by SOURCEIPHASH
  *   (or hash-ip) and the origin by DESTINATIONIPHASH, which pick the same upper for a client
@@ -144,6 +157,9 @@ class CrdTopologyHelper : public Object
     /// Check the settings of UpperTierMode ROUTER (AdcConfigError on a combination that fails).
     void ValidateRouterMode() const;
 
+    /// \return the origins' host names (OriginHostNames or the defaults)
+    /// \throws AdcConfigError for a bad list
+    std::vector<std::string> OriginHosts() const;
     /// \param t the topology \param name the link's name \param a one end \param b the other
     /// \return a new link between \p a and \p b with the next /30 of its block
     CrdRoutePlan::Link Connect(CrdTopology& t, const std::string& name, Ptr<Node> a, Ptr<Node> b);
@@ -154,6 +170,8 @@ class CrdTopologyHelper : public Object
     uint32_t m_numUpper;             //!< upper-tier appliances
     uint32_t m_numLower;             //!< lower-tier appliances
     uint32_t m_numCaches;            //!< cache servers
+    uint32_t m_numOrigins;           //!< origin servers
+    std::string m_originHostNames;   //!< OriginHostNames
     std::string m_portRange;         //!< the port space split across the lower tier
     std::string m_lowerRanges;       //!< explicit ranges, or "" to split evenly
     std::string m_upperMethod;       //!< upper tier's sessionless method
@@ -161,6 +179,7 @@ class CrdTopologyHelper : public Object
     std::string m_originMethod;      //!< origin's spread of return traffic
     std::string m_cacheMethod;       //!< lower tier's cache choice
     CrdLowerTierAppliance::CacheableRule m_cacheableRule; //!< cacheable or not
+    std::string m_cachePolicies;                          //!< the lower tier's CachePolicies
     uint64_t m_cacheCapacity;                             //!< bytes per cache
     uint32_t m_objectSize;                                //!< origin's object size
     uint32_t m_missGatewayOffset; //!< cache c's misses cross lower (c + offset) % n
@@ -177,6 +196,8 @@ class CrdTopologyHelper : public Object
     LowerTierMode m_lowerMode;    //!< proxy or bare relay
     UpperTierMode m_upperMode;    //!< appliances or plain routers
     bool m_serverReuse;           //!< the lower tier's ServerConnectionReuse
+    bool m_relayClientSource;     //!< RELAY: the relays connect from the client IP (USIP)
+    bool m_upperRouterEcmp;       //!< ROUTER: per-flow ECMP over every lower appliance
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #ifndef CRD_TOPOLOGY_H
 #define CRD_TOPOLOGY_H
 
+#include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-isp-topology-helper.h"
@@ -35,7 +36,8 @@ namespace ns3
  * \brief Handles on every part of a built CRD topology.
  *
  * Names follow the seed: the upper tier is L1NS1.., the lower tier L2NS1.., the caches CRS1..,
- * the ISP's core router is "router" and the origin server "origin".
+ * the ISP's core router is "router" and the origin server "origin" (with several origins
+ * "origin1", "origin2", ...).
  *
  * Back-ends are services (AdcService), one per back-end as one appliance sees it, and health
  * monitors bind to them (AdcService::BindMonitor): each balancer of the lower tier (the upper
@@ -53,8 +55,13 @@ struct CrdTopology
     NodeContainer lower;       //!< lower-tier appliances
     NodeContainer caches;      //!< cache servers
     Ptr<Node> cacheSwitch;     //!< joins the lower tier and the caches (a switch in the seed)
-    Ptr<Node> origin;          //!< the origin server
-    Ipv4Address originAddress; //!< what clients address (the origin's IP)
+    Ptr<Node> origin;          //!< the (first) origin server
+    Ipv4Address originAddress; //!< what clients address (the first origin's IP)
+    NodeContainer origins;     //!< every origin server, behind the router (NumOrigins)
+    std::vector<std::string> originNames;       //!< "origin", or origin1..
+    std::vector<Ipv4Address> originAddresses;   //!< per origin: its address
+    std::vector<std::string> originHosts;       //!< per origin: its host name (Host header)
+    std::vector<Ptr<AdcHttpServer>> originApps; //!< per origin: its HTTP server
 
     std::vector<std::string> upperNames;   //!< L1NS1..
     std::vector<std::string> lowerNames;   //!< L2NS1..
@@ -67,13 +74,15 @@ struct CrdTopology
     std::vector<Ptr<CrdLowerTierAppliance>> lowerApps; //!< the lower tier's proxies (PROXY mode)
     std::vector<Ptr<AdcTcpRelay>> relayApps;           //!< the lower tier's relays (RELAY mode)
     std::vector<Ptr<CrdCacheServer>> cacheApps;        //!< the cache servers
-    Ptr<AdcHttpServer> originApp;                      //!< the origin's HTTP server
+    Ptr<AdcHttpServer> originApp;                      //!< the first origin's HTTP server
 
     Ptr<AdcPolicyRouting> routerRouting;             //!< policy routes on the router
     std::vector<Ptr<AdcPolicyRouting>> upperRouting; //!< per upper appliance (none: ROUTER)
+    std::vector<Ptr<AdcEcmpRouting>> upperEcmp;      //!< per upper router (ROUTER, UpperRouterEcmp)
     std::vector<Ptr<AdcPolicyRouting>> lowerRouting; //!< per lower appliance
     Ptr<AdcPolicyRouting> switchRouting;             //!< cache switch (miss gateways)
-    Ptr<AdcPolicyRouting> originRouting;             //!< origin (return traffic to the tier)
+    Ptr<AdcPolicyRouting> originRouting; //!< the first origin's (no rules: it routes by default
+                                         //!< to the router, which balances over the upper tier)
     /// Index of the rule that balances client traffic: on each upper appliance, or on the
     /// router in one-tier mode (unused in UpperTierMode ROUTER).
     uint32_t balanceRule{0};
@@ -100,6 +109,16 @@ struct CrdTopology
     /// \brief Watch every named node (clients, router, tiers, caches, origin) in \p tracer.
     /// \param tracer the tracer
     void TraceNodes(Ptr<AdcPathTracer> tracer) const;
+    /**
+     * \brief Give the random variables of every node (ARP jitter, CSMA backoff) and of the
+     * tiers' health monitors fixed streams. ns-3 numbers the others in creation order across
+     * the process, so without this a run would depend on what was created before it: other
+     * simulations in the same process, or a configuration read from files that creates its
+     * objects in another order than the C++ one.
+     * \param stream the first stream
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream) const;
     /// \return the names of the links, sorted
     std::vector<std::string> GetLinkNames() const;
     /**

@@ -254,6 +254,7 @@ AllCases()
                   "Decision",
                   CrdLowerTierAppliance,
                   DecisionTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance, CrdLowerTierAppliance, "Bypass", CrdLowerTierAppliance, BypassTracedCallback),
         ADC_TRACE(CrdLowerTierAppliance,
                   CrdLowerTierAppliance,
                   "Intercept",

@@ -267,8 +267,11 @@ TEST_F(CrdCacheServerTest, MissThenHitCarryTheClientIpFromTheHeaderToCacheAndOri
     EXPECT_EQ(cache->GetOriginFetches(), 1u);
     EXPECT_EQ(cache->GetRequestsServed(), 2u);
     EXPECT_EQ(cache->GetPendingFetches(), 0u);
-    EXPECT_TRUE(cache->GetStore()->Contains("/obj/1"));
-    EXPECT_EQ(cache->GetStore()->GetObjectSize("/obj/1"), 1000u);
+    // The store keys by host and URL (the client's Host: www.example.com).
+    const std::string key = CrdCacheServer::MakeKey("www.example.com", "/obj/1");
+    EXPECT_EQ(key, "www.example.com/obj/1");
+    EXPECT_TRUE(cache->GetStore()->Contains(key));
+    EXPECT_EQ(cache->GetStore()->GetObjectSize(key), 1000u);
     EXPECT_TRUE(traces.drops.empty());
 
     // the origin saw one request: from the cache's own address, with the client IP header
@@ -371,7 +374,8 @@ TEST_F(CrdCacheServerTest, CapacityAndPolicyDecideHitsThroughTheServer)
         EXPECT_EQ(cache->GetStore()->GetNObjects(), 2u);
         for (const auto& s : k.stored)
         {
-            EXPECT_TRUE(cache->GetStore()->Contains(s)) << s;
+            EXPECT_TRUE(cache->GetStore()->Contains(CrdCacheServer::MakeKey("www.example.com", s)))
+                << s;
         }
         ASSERT_EQ(traces.done.size(), 5u);
         for (std::size_t i = 0; i < 5; ++i)
@@ -496,7 +500,7 @@ TEST_F(CrdCacheServerTest, OriginChoosesItsResponseFromTheClientIpTheCacheForwar
     // first client's copy
     EXPECT_EQ(cache->GetMisses(), 2u);
     EXPECT_EQ(cache->GetHits(), 0u);
-    EXPECT_FALSE(cache->GetStore()->Contains("/obj/7"));
+    EXPECT_FALSE(cache->GetStore()->Contains(CrdCacheServer::MakeKey("www.example.com", "/obj/7")));
     EXPECT_EQ(cache->GetOpenConnections(), 0u);
 }
 

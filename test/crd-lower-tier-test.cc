@@ -418,7 +418,10 @@ TEST_F(CrdLowerTierTest, NonCacheableRequestGoesToOriginWithClientIpAsSourceAndP
     ASSERT_EQ(allocated.size(), 1U);
     EXPECT_EQ(allocated[0].first, port);
     EXPECT_EQ(allocated[0].second, "10.1.0.1");
-    EXPECT_EQ(app->GetPortAllocator()->GetInUse(), 0U); // released once closed
+    // -reuse ON (the default): the USIP connection waits idle in the pool for this client's
+    // next request to the origin, and keeps its port meanwhile.
+    EXPECT_EQ(app->GetPortAllocator()->GetInUse(), 1U);
+    EXPECT_EQ(app->GetOpenBackendConnections(), 1U);
 
     const std::string head = "HTTP/1.1 200 OK\r\nServer: ORIGIN\r\nContent-Length: 3000\r\n"
                              "Via: 1.1 L2NS1\r\n\r\n";
@@ -488,7 +491,10 @@ TEST_F(CrdLowerTierTest, CacheableRuleDecidesCacheOrBypass)
 TEST_F(CrdLowerTierTest, CacheMissTrafficIsInterceptedAndSentWithHeaderClientIp)
 {
     Build();
-    Ptr<AdcHttpClient> missClient = MakeClient(cache, {{"X-Forwarded-For", "10.1.0.9"}});
+    // A cache forwarding a request this appliance sent it: Via holds the appliance's entry
+    // (-via ON), which is how the appliance knows the request comes back from a cache.
+    Ptr<AdcHttpClient> missClient =
+        MakeClient(cache, {{"X-Forwarded-For", "10.1.0.9"}, {"Via", "1.1 L2NS1, 1.1 CRS1"}});
     IssueAt(missClient, Seconds(1), "/obj/7");
     Run(Seconds(5));
 
@@ -521,7 +527,7 @@ TEST_F(CrdLowerTierTest, CacheMissTrafficIsInterceptedAndSentWithHeaderClientIp)
 TEST_F(CrdLowerTierTest, CacheMissWithoutClientIpHeaderGets400AndDrop)
 {
     Build();
-    Ptr<AdcHttpClient> missClient = MakeClient(cache, {});
+    Ptr<AdcHttpClient> missClient = MakeClient(cache, {{"Via", "1.1 L2NS1, 1.1 CRS1"}});
     IssueAt(missClient, Seconds(1), "/obj/7");
     Run(Seconds(5));
 
@@ -537,6 +543,9 @@ TEST_F(CrdLowerTierTest, PortExhaustionAnswers503AndTracesOnce)
     Build();
     app->SetAttribute("PortRange", StringValue("40000-40001"));
     app->SetAttribute("CacheableRule", StringValue("NONE"));
+    // -reuse OFF: a port goes back to the range when its connection closes (with reuse, an
+    // idle pooled connection would keep it).
+    app->SetAttribute("ServerConnectionReuse", BooleanValue(false));
     originServer->SetAttribute("ResponseDelay", TimeValue(Seconds(1)));
     httpClient->SetAttribute("MaxConnections", UintegerValue(3));
     httpClient->SetAttribute("Persistent", BooleanValue(false));
@@ -717,6 +726,8 @@ TEST_F(CrdLowerTierTest, LargeBodyIsRelayedWhole)
 TEST_F(CrdLowerTierTest, PerFlowStateIsHeldOnlyWhileConnectionsAreOpen)
 {
     Build();
+    // -reuse OFF: no idle pooled connection outlives the request.
+    app->SetAttribute("ServerConnectionReuse", BooleanValue(false));
     originServer->SetAttribute("ResponseDelay", TimeValue(Seconds(0.5)));
     httpClient->SetAttribute("Persistent", BooleanValue(false));
     IssueAt(httpClient, Seconds(1), "/obj/1?x=1");

@@ -8,6 +8,8 @@
 
 #include "adc-http-client.h"
 
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-text.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/log.h"
@@ -21,6 +23,43 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AdcHttpClientConnections");
 
 // ---- connections ---------------------------------------------------------------------------
+
+// ---- sites ----------------------------------------------------------------------------------
+
+void
+AdcHttpClient::AddSite(const std::string& host, const Address& remote)
+{
+    if (host.empty() || AdcText::FindControl(host) != std::string::npos)
+    {
+        throw AdcConfigError("AdcHttpClient: site Host '" + host +
+                             "' is not allowed; use a non-empty name without control characters");
+    }
+    if (!InetSocketAddress::IsMatchingType(remote) && !Inet6SocketAddress::IsMatchingType(remote))
+    {
+        throw AdcConfigError("AdcHttpClient: site '" + host +
+                             "' remote is not an InetSocketAddress / Inet6SocketAddress");
+    }
+    m_sites.emplace_back(host, remote);
+}
+
+uint32_t
+AdcHttpClient::GetNSites() const
+{
+    return static_cast<uint32_t>(m_sites.size());
+}
+
+int64_t
+AdcHttpClient::SiteOf(uint64_t rid) const
+{
+    return m_sites.empty() ? -1 : static_cast<int64_t>((rid - 1) % m_sites.size());
+}
+
+const std::string&
+AdcHttpClient::HostOf(uint64_t rid) const
+{
+    const int64_t site = SiteOf(rid);
+    return site < 0 ? m_host : m_sites[site].first;
+}
 
 void
 AdcHttpClient::Dispatch()
@@ -37,7 +76,9 @@ AdcHttpClient::Dispatch()
         while (m_running && !m_queue.empty())
         {
             const uint64_t rid = m_queue.front();
-            const uint64_t idle = m_persistent ? FindIdle() : 0;
+            const int64_t site = SiteOf(rid);
+            const uint64_t idle =
+                m_persistent ? FindIdle(site < 0 ? nullptr : &m_sites[site].second) : 0;
             if (idle == 0 && m_conns.size() >= m_maxConnections)
             {
                 break;
@@ -57,11 +98,11 @@ AdcHttpClient::Dispatch()
 }
 
 uint64_t
-AdcHttpClient::FindIdle() const
+AdcHttpClient::FindIdle(const Address* want) const
 {
     for (const auto& kv : m_conns) // std::map: lowest id first, deterministic
     {
-        if (IsReady(kv.second) && kv.second.current == 0)
+        if (IsReady(kv.second) && kv.second.current == 0 && (!want || kv.second.remote == *want))
         {
             return kv.first;
         }
@@ -73,7 +114,10 @@ void
 AdcHttpClient::OpenConnection(uint64_t rid)
 {
     Open& o = m_open.at(rid);
-    const Address remote = m_chooser.IsNull() ? m_remote : m_chooser(o.rec.url, rid);
+    const int64_t site = SiteOf(rid);
+    const Address remote = !m_chooser.IsNull() ? m_chooser(o.rec.url, rid)
+                           : site >= 0         ? m_sites[site].second
+                                               : m_remote;
     const bool v4 = InetSocketAddress::IsMatchingType(remote);
     if (!v4 && !Inet6SocketAddress::IsMatchingType(remote))
     {
@@ -109,7 +153,7 @@ AdcHttpClient::SendOn(uint64_t cid, uint64_t rid)
     Attach(cid, rid);
     Conn& c = m_conns.at(cid);
     Open& o = m_open.at(rid);
-    const AdcHttpMessage request = BuildRequest(o.rec.url, GetCookieHeader());
+    const AdcHttpMessage request = BuildRequest(o.rec.url, GetCookieHeader(), HostOf(rid));
     o.rec.requestBytes = request.GetSerializedSize(); // with the Cookie header, if any
     c.parser.ExpectResponseTo(request.GetMethod());   // HEAD answers have no body, for one
     Ptr<Packet> p = Create<Packet>();

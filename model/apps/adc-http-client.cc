@@ -125,6 +125,12 @@ AdcHttpClient::GetTypeId()
                           MakeTimeAccessor(&AdcHttpClient::GetRequestTimeout,
                                            &AdcHttpClient::SetRequestTimeout),
                           MakeTimeChecker())
+            .AddAttribute("Method",
+                          "Request method of every request (an HTTP token; GET by default). "
+                          "The requests carry no body.",
+                          StringValue("GET"),
+                          MakeStringAccessor(&AdcHttpClient::m_method),
+                          MakeStringChecker())
             .AddAttribute("Host",
                           "Host request header.",
                           StringValue("www.example.com"),
@@ -210,6 +216,7 @@ AdcHttpClient::AdcHttpClient()
       m_persistent(true),
       m_maxConnections(4),
       m_requestTimeout(Seconds(10)),
+      m_method("GET"),
       m_host("www.example.com"),
       m_cookiePolicy(COOKIES_NONE),
       m_otherCookie("lang=en"),
@@ -520,10 +527,12 @@ AdcHttpClient::DrawRank()
 }
 
 AdcHttpMessage
-AdcHttpClient::BuildRequest(const std::string& url, const std::string& cookie) const
+AdcHttpClient::BuildRequest(const std::string& url,
+                            const std::string& cookie,
+                            const std::string& host) const
 {
-    AdcHttpMessage m = AdcHttpMessage::MakeRequest("GET", url);
-    m.SetHeader("Host", m_host);
+    AdcHttpMessage m = AdcHttpMessage::MakeRequest(m_method, url);
+    m.SetHeader("Host", host.empty() ? m_host : host);
     for (const auto& h : m_extraHdrs)
     {
         m.AddHeader(h.first, h.second);
@@ -543,11 +552,19 @@ void
 AdcHttpClient::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    if (m_chooser.IsNull() && !InetSocketAddress::IsMatchingType(m_remote) &&
+    if (m_chooser.IsNull() && m_sites.empty() && !InetSocketAddress::IsMatchingType(m_remote) &&
         !Inet6SocketAddress::IsMatchingType(m_remote))
     {
         throw AdcConfigError("AdcHttpClient: Remote is not set or not an InetSocketAddress / "
                              "Inet6SocketAddress; set Remote to the server or VIP address");
+    }
+    if (m_method.empty() ||
+        m_method.find_first_not_of("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "abcdefghijklmnopqrstuvwxyz") != std::string::npos)
+    {
+        throw AdcConfigError("AdcHttpClient: Method '" + m_method +
+                             "' is not an HTTP method token (RFC 9110 section 9.1); use e.g. "
+                             "GET, HEAD or POST");
     }
     m_running = true;
     ScheduleNext();
@@ -590,7 +607,7 @@ AdcHttpClient::IssueRequest(const std::string& url)
     o.rec.requestId = rid;
     o.rec.url = url;
     o.rec.start = Simulator::Now();
-    o.rec.requestBytes = BuildRequest(url).GetSerializedSize();
+    o.rec.requestBytes = BuildRequest(url, "", HostOf(rid)).GetSerializedSize();
     o.timeout = Simulator::Schedule(m_requestTimeout, &AdcHttpClient::Timeout, this, rid);
     m_tally.CountSent();
     if (const uint64_t tid = TransactionOf(rid))

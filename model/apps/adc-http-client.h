@@ -65,8 +65,9 @@ namespace ns3
  * counts the response's bytes on the wire: heads (interim ones included) and body, chunk
  * framing included; the "Response" trace gives the final response's payload bytes and framing.
  *
- * A request is "GET <url> HTTP/1.1" with "Host", the headers added by AddRequestHeader (in the
- * order added), "Cookie" (below) and, for one-shot connections, "Connection: close".
+ * A request is "<Method> <url> HTTP/1.1" ("Method", GET by default) with "Host", the headers added
+ * by AddRequestHeader (in the order added), "Cookie" (below) and, for one-shot connections,
+ * "Connection: close".
  *
  * Cookies ("CookiePolicy", issue 10, CS-08: the three kinds of client backup persistence tells
  * apart):
@@ -173,6 +174,20 @@ class AdcHttpClient : public Application
      *        and request id of the connection's first request; when null "Remote" is used
      */
     void SetServerChooser(Callback<Address, const std::string&, uint64_t> chooser);
+
+    /**
+     * \brief Add a site: with sites, request k (by request id, from 1) goes to site
+     * (k - 1) mod N in the order added, with its Host and to its remote (instead of "Host" and
+     * "Remote"); a persistent connection carries only requests for its own site. Transparent
+     * caching of several origins: each site is an origin's host name and address.
+     * \param host the Host header value (non-empty, no control characters)
+     * \param remote the site's server (InetSocketAddress or Inet6SocketAddress)
+     * \throws AdcConfigError for a bad host or remote
+     */
+    void AddSite(const std::string& host, const Address& remote);
+
+    /// \return the number of sites added (0: "Host" and "Remote" serve every request)
+    uint32_t GetNSites() const;
 
     /**
      * \brief Add a header to every request (e.g. X-Forwarded-For), after Host.
@@ -360,12 +375,19 @@ class AdcHttpClient : public Application
     void IssueNext();
     /// Schedule the next generated request.
     void ScheduleNext();
-    /// \return the request head for \p url
-    AdcHttpMessage BuildRequest(const std::string& url, const std::string& cookie = "") const;
+    /// \return the request head for \p url to \p host ("" = "Host")
+    AdcHttpMessage BuildRequest(const std::string& url,
+                                const std::string& cookie = "",
+                                const std::string& host = "") const;
+    /// \param rid a request id \return its site's index (sites given), else -1
+    int64_t SiteOf(uint64_t rid) const;
+    /// \param rid a request id \return the Host it carries
+    const std::string& HostOf(uint64_t rid) const;
     /// Give queued requests to idle or new connections.
     void Dispatch();
-    /// \return id of the lowest-numbered idle connected connection, 0 if none
-    uint64_t FindIdle() const;
+    /// \param want the remote needed (nullptr: any)
+    /// \return id of the lowest-numbered idle connected connection to it, 0 if none
+    uint64_t FindIdle(const Address* want = nullptr) const;
     /// Open a connection for request \p rid; fails the request when that is impossible.
     void OpenConnection(uint64_t rid);
     /// Put request \p rid on connection \p cid and send it.
@@ -406,17 +428,19 @@ class AdcHttpClient : public Application
     void Timeout(uint64_t rid);
 
     // attributes
-    Address m_remote;                         //!< server or VIP
-    Ptr<RandomVariableStream> m_interRequest; //!< seconds between generated requests
-    uint32_t m_maxRequests;                   //!< 0 = unlimited
-    Time m_requestStopTime;                   //!< no new request after this (0 = never)
-    bool m_persistent;                        //!< keep-alive connections
-    uint32_t m_maxConnections;                //!< parallel connections
-    Time m_requestTimeout;                    //!< per-request deadline
-    std::string m_host;                       //!< Host header
-    CookiePolicy m_cookiePolicy;              //!< "CookiePolicy"
-    std::string m_otherCookie;                //!< "OtherCookie"
-    uint32_t m_transactionLength;             //!< "TransactionLength"
+    Address m_remote;                                     //!< server or VIP
+    Ptr<RandomVariableStream> m_interRequest;             //!< seconds between generated requests
+    uint32_t m_maxRequests;                               //!< 0 = unlimited
+    Time m_requestStopTime;                               //!< no new request after this (0 = never)
+    bool m_persistent;                                    //!< keep-alive connections
+    uint32_t m_maxConnections;                            //!< parallel connections
+    Time m_requestTimeout;                                //!< per-request deadline
+    std::string m_method;                                 //!< "Method"
+    std::string m_host;                                   //!< Host header
+    std::vector<std::pair<std::string, Address>> m_sites; //!< AddSite: (Host, remote)
+    CookiePolicy m_cookiePolicy;                          //!< "CookiePolicy"
+    std::string m_otherCookie;                            //!< "OtherCookie"
+    uint32_t m_transactionLength;                         //!< "TransactionLength"
 
     AdcZipfUrlGenerator m_workload;                            //!< URLs: Zipf ranks, cacheability
     Callback<Address, const std::string&, uint64_t> m_chooser; //!< server selection hook

@@ -4,6 +4,7 @@
 
 #include "adc-netscaler-commands.h"
 
+#include "adc-netscaler-crd-commands.h"
 #include "adc-netscaler-cs-commands.h"
 
 #include "ns3/adc-health-monitor.h"
@@ -430,6 +431,7 @@ ApplyVServerParameters(const Cmd& cmd, Ptr<AdcVirtualServer> v)
             cmd.Fail("the backup virtual server leads back to this one", name);
         }
     }
+    AdcNetScalerCrdCommands::ApplyLbVserverParameters(cmd, v); // -m, -sessionless
     v->SetLbMethod(method);
     v->SetPersistenceType(type);
     v->SetAttribute("Timeout", UintegerValue(minutes));
@@ -482,6 +484,7 @@ ShowVServers(const AdcConfigStore& store, std::ostream& os)
         }
         const uint64_t timeout = NS::GetAttribute<UintegerValue>(v, "Timeout");
         os << (timeout != 2 ? " -timeout " + std::to_string(timeout) : "");
+        os << AdcNetScalerCrdCommands::LbVserverParametersText(v);
         os << (v->GetAdminState() == AdcService::DISABLED ? " -state DISABLED" : "") << "\n";
     }
 }
@@ -595,7 +598,10 @@ AdcNetScalerCommands::RegisterLoadBalancing(AdcConfigLanguage& language)
     const O name{"<name>"};
     const O group{"<serviceGroupName>"};
     const O member{"<serviceGroupName>", "[<IP>", "<port>]"};
-    P vserverAdd = kVServerParameters;
+    P vserverSet = kVServerParameters;
+    const P& forwarding = AdcNetScalerCrdCommands::GetLbVserverParameters();
+    vserverSet.insert(vserverSet.end(), forwarding.begin(), forwarding.end());
+    P vserverAdd = vserverSet;
     vserverAdd.push_back({"-state"});
     auto bindGroup = [](Cmd& c) { BindServiceGroup(c, true); };
     auto unbindGroup = [](Cmd& c) { BindServiceGroup(c, false); };
@@ -630,7 +636,7 @@ AdcNetScalerCommands::RegisterLoadBalancing(AdcConfigLanguage& language)
         {"disable serviceGroup", group, 1, false, {}, disableGroup, {}, 0},
         {"add lb vserver", {"<name>", "<serviceType>", "[<IPAddress>", "<port>]"}, 2, false,
          vserverAdd, AddVServer, ShowVServers, 40},
-        {"set lb vserver", name, 1, false, kVServerParameters, SetVServer, ShowBackups, 45},
+        {"set lb vserver", name, 1, false, vserverSet, SetVServer, ShowBackups, 45},
         {"rm lb vserver", name, 1, false, {}, RemoveVServer, {}, 0},
         {"enable lb vserver", name, 1, false, {}, enableVServer, {}, 0},
         {"disable lb vserver", name, 1, false, {}, disableVServer, {}, 0},
@@ -655,7 +661,8 @@ AdcNetScalerCommands::GetLanguage()
         AdcConfigLanguage l(syntax);
         RegisterMonitors(l);
         RegisterLoadBalancing(l);
-        AdcNetScalerCsCommands::Register(l); // add/set/rm cs vserver
+        AdcNetScalerCsCommands::Register(l);  // add/set/rm cs vserver
+        AdcNetScalerCrdCommands::Register(l); // ns settings, ns pbr, cr vserver
         return l;
     }();
     return language;

@@ -7,6 +7,7 @@
 #include "crd-cache-server.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-text.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
@@ -351,11 +352,12 @@ CrdCacheServer::HandleRequest(uint64_t conn,
         StartFetch(conn, seq, request, false);
         return;
     }
-    if (m_store->Lookup(url))
+    const std::string key = MakeKey(request.GetHeader("Host").value_or(""), url);
+    if (m_store->Lookup(key))
     {
         ++m_hits;
         m_hitTrace(url, headerIp);
-        AnswerHit(conn, seq, url);
+        AnswerHit(conn, seq, key);
         return;
     }
     ++m_misses;
@@ -369,10 +371,32 @@ CrdCacheServer::ViaWith(const std::string& originVia) const
     return (originVia.empty() ? "" : originVia + ", ") + "1.1 " + m_name;
 }
 
-void
-CrdCacheServer::AnswerHit(uint64_t conn, uint64_t seq, const std::string& url)
+std::string
+CrdCacheServer::MakeKey(const std::string& host, const std::string& url)
 {
-    const uint64_t size = m_store->GetObjectSize(url);
+    std::string h = AdcText::ToLower(AdcText::Trim(host));
+    if (!h.empty() && h.front() != '[') // a port after the name (an IPv6 literal keeps its ':')
+    {
+        h = h.substr(0, h.find(':'));
+    }
+    return h + url;
+}
+
+void
+CrdCacheServer::AddOrigin(const std::string& host, Ipv4Address address)
+{
+    if (host.empty() || host.find_first_of(" \t/:") != std::string::npos)
+    {
+        throw AdcConfigError("CrdCacheServer " + m_name + ": origin host '" + host +
+                             "' must be a non-empty host name without spaces, '/' or ':'");
+    }
+    m_origins[AdcText::ToLower(host)] = address;
+}
+
+void
+CrdCacheServer::AnswerHit(uint64_t conn, uint64_t seq, const std::string& key)
+{
+    const uint64_t size = m_store->GetObjectSize(key);
     AdcHttpMessage head = AdcHttpMessage::MakeResponse(200, "OK");
     head.SetHeader("Via", ViaWith(""));
     head.SetHeader("X-Cache", "HIT");
@@ -410,15 +434,19 @@ CrdCacheServer::StartFetch(uint64_t conn, uint64_t seq, const AdcHttpMessage& re
     f.conn = conn;
     f.seq = seq;
     f.url = request.GetTarget();
+    f.key = MakeKey(request.GetHeader("Host").value_or(""), f.url);
+    const std::string host = f.key.substr(0, f.key.size() - f.url.size());
+    const auto origin = m_origins.find(host);
+    f.origin = origin == m_origins.end() ? m_originAddress : origin->second;
     f.store = store;
     f.request = OriginRequest(request).ToWireString();
     f.timeout = Simulator::Schedule(m_originTimeout, &CrdCacheServer::OriginTimeout, this, id);
     f.socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     m_fetchOf[f.socket] = id;
-    NS_LOG_INFO("cache " << m_name << " fetches " << f.url << " from " << m_originAddress << ":"
+    NS_LOG_INFO("cache " << m_name << " fetches " << f.url << " from " << f.origin << ":"
                          << m_originPort);
     if (f.socket->Bind() == -1 ||
-        f.socket->Connect(InetSocketAddress(m_originAddress, m_originPort)) == -1)
+        f.socket->Connect(InetSocketAddress(f.origin, m_originPort)) == -1)
     {
         FailFetch(id, "origin-connect-failed");
         return;
@@ -561,7 +589,7 @@ CrdCacheServer::CompleteFetch(uint64_t id, const AdcHttpMessage& head, uint64_t 
     }
     if (f.store && !(m_honourVary && head.GetHeader("Vary").has_value()))
     {
-        m_store->Insert(f.url, bodyBytes); // too large: the store's "Reject" trace says so
+        m_store->Insert(f.key, bodyBytes); // too large: the store's "Reject" trace says so
     }
     m_engine.Respond(f.conn, f.seq, RelayedResponse(head, bodyBytes), bodyBytes);
 }

@@ -38,19 +38,21 @@ namespace ns3
  * pipelining with answers in request order, transmit-buffer pacing, "400 Bad Request" plus
  * "Drop" for malformed bytes) is AdcHttpServerEngine's, shared with AdcHttpServer.
  *
- * GET and HEAD requests are looked up by request target (the URL) in the object store
- * (a CrdCacheStore: "Capacity", "Policy"):
+ * GET and HEAD requests are looked up in the object store (a CrdCacheStore: "Capacity",
+ * "Policy") by host and URL (MakeKey: the Host field, lower-case and without its port, then the
+ * request target; the target alone without a Host), so that one cache serves many sites:
  * - Hit: answered locally: "200 OK" with "Via: 1.1 <Name>", "X-Cache: HIT" and
  *   "Content-Length: <stored size>", then that many body bytes ("Connection: close" is
  *   appended when the connection closes after it).
- * - Miss: fetched from the origin on a new TCP connection to OriginAddress:OriginPort, opened
+ * - Miss: fetched from the origin on a new TCP connection to the address AddOrigin gave the
+ *   request's host (OriginAddress for another host) and OriginPort, opened
  *   from the cache's own address (its default route points at a lower-tier appliance, which
  *   intercepts it in the CRD topology). The request is forwarded as GET (a HEAD miss fetches
  *   the whole object so that it can be stored) with its headers, client-IP header included,
  *   plus "Via: 1.1 <Name>" (appended to any Via) and "Connection: close". The origin's
  *   response (head + Content-Length body, read with AdcHttpStreamParser) is stored (size =
  *   body bytes) when cacheable: status 200 and, when "HonourVary" is true, no "Vary" field.
- *   The store keys by URL only and keeps no header fields, so a hit does not replay the
+ *   The store keeps no header fields, so a hit does not replay the
  *   origin's per-client fields (e.g. X-Client-IP of an origin choosing its response per
  *   client, CRD-12): HonourVary true keeps such responses out of the store (every request for
  *   them misses); false (the default, so that CRD hit flows happen with such an origin) stores
@@ -114,6 +116,23 @@ class CrdCacheServer : public Application
      */
     typedef void (*DropTracedCallback)(const std::string& reason);
 
+    /**
+     * \brief Misses of requests for \p host are fetched from \p address (transparent caching of
+     * several sites; other hosts go to OriginAddress).
+     * \param host a host name (compared case-insensitively, without a port)
+     * \param address its origin server's address
+     * \throws AdcConfigError for an empty host or one with a space, '/' or ':'
+     */
+    void AddOrigin(const std::string& host, Ipv4Address address);
+
+    /**
+     * \param host a Host field value (a port is dropped; "" for none)
+     * \param url a request target
+     * \return the store key of that object: lower-case host then URL ("www.a.example/obj/1"),
+     *         the URL alone without a host
+     */
+    static std::string MakeKey(const std::string& host, const std::string& url);
+
     /// \return the object store
     Ptr<CrdCacheStore> GetStore() const;
 
@@ -144,6 +163,8 @@ class CrdCacheServer : public Application
         uint64_t conn{0};           //!< client connection waiting for it
         uint64_t seq{0};            //!< its response slot
         std::string url;            //!< request target
+        std::string key;            //!< store key (MakeKey)
+        Ipv4Address origin;         //!< the origin it is fetched from
         bool store{false};          //!< store a cacheable response (GET/HEAD)
         std::string request;        //!< the forwarded request's wire bytes
         Ptr<Socket> socket;         //!< connection to the origin
@@ -162,8 +183,8 @@ class CrdCacheServer : public Application
                        uint64_t seq,
                        const AdcHttpMessage& request,
                        const Address& peer);
-    /// Answer a hit from the store.
-    void AnswerHit(uint64_t conn, uint64_t seq, const std::string& url);
+    /// Answer a hit from the store (\p key: its store key).
+    void AnswerHit(uint64_t conn, uint64_t seq, const std::string& key);
     /// Start fetching \p request from the origin for slot \p seq of \p conn.
     void StartFetch(uint64_t conn, uint64_t seq, const AdcHttpMessage& request, bool store);
     /// \return the request forwarded to the origin
@@ -198,13 +219,14 @@ class CrdCacheServer : public Application
     void HandleDrop(const std::string& reason);
 
     // attributes
-    std::string m_name;           //!< Via pseudonym, e.g. "CRS1"
-    uint16_t m_port;              //!< listening port
-    std::string m_clientIpHeader; //!< header carrying the client IP
-    Ipv4Address m_originAddress;  //!< the origin
-    uint16_t m_originPort;        //!< the origin's port
-    Time m_originTimeout;         //!< deadline of a fetch
-    bool m_honourVary;            //!< do not store responses with a Vary field
+    std::string m_name;                           //!< Via pseudonym, e.g. "CRS1"
+    uint16_t m_port;                              //!< listening port
+    std::string m_clientIpHeader;                 //!< header carrying the client IP
+    Ipv4Address m_originAddress;                  //!< the origin
+    std::map<std::string, Ipv4Address> m_origins; //!< AddOrigin: host -> origin
+    uint16_t m_originPort;                        //!< the origin's port
+    Time m_originTimeout;                         //!< deadline of a fetch
+    bool m_honourVary;                            //!< do not store responses with a Vary field
 
     Ptr<CrdCacheStore> m_store;                //!< the object store
     AdcHttpServerEngine m_engine;              //!< client connections

@@ -7,6 +7,8 @@
 
 #include "crd-lower-tier.h"
 
+#include "crd-cache-policy.h"
+
 #include "ns3/adc-client-ip-header.h"
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method-registry.h"
@@ -37,22 +39,19 @@ namespace
 /// Seed of the LB method's hashes unless "HashSeed" says otherwise (AdcLbMethod's default).
 constexpr uint64_t kDefaultHashSeed = 0x5a17ad0c0ffee123ULL;
 
-/// The cache LB methods a lower-tier appliance offers (NetScaler's names, from the registry;
-/// a function, not a global, since the registry's vocabulary names are statics of another file).
-AdcLbMethodRegistry::Query
-CacheMethods()
-{
-    return {AdcLbMethodRegistry::NETSCALER,
-            0,
-            {"ROUNDROBIN", "LEASTCONNECTION", "URLHASH", "DESTINATIONIPHASH"}};
-}
-
 } // namespace
 
 Ptr<const AttributeChecker>
 CrdLowerTierAppliance::MakeCacheableRuleChecker()
 {
-    return MakeEnumChecker(GET_NO_QUERY, "GET_NO_QUERY", ALL, "ALL", NONE, "NONE");
+    return MakeEnumChecker(POLICY,
+                           "POLICY",
+                           GET_NO_QUERY,
+                           "GET_NO_QUERY",
+                           ALL,
+                           "ALL",
+                           NONE,
+                           "NONE");
 }
 
 TypeId
@@ -97,11 +96,31 @@ CrdLowerTierAppliance::GetTypeId()
                                              &CrdLowerTierAppliance::GetCacheLbMethod),
                           MakeStringChecker())
             .AddAttribute("CacheableRule",
-                          "Which requests go to a cache: GET_NO_QUERY (a GET whose URL has no "
-                          "'?'), ALL or NONE.",
-                          EnumValue(CrdLowerTierAppliance::GET_NO_QUERY),
+                          "Which requests go to a cache: POLICY (NetScaler's -redirect POLICY: "
+                          "a request matching one of CachePolicies goes to the origin, the "
+                          "others to a cache), GET_NO_QUERY (a GET whose URL has no '?'), ALL "
+                          "(-redirect CACHE) or NONE (-redirect ORIGIN).",
+                          EnumValue(CrdLowerTierAppliance::POLICY),
                           MakeEnumAccessor(&CrdLowerTierAppliance::m_rule),
                           MakeCacheableRuleChecker())
+            .AddAttribute("CachePolicies",
+                          "NetScaler's built-in cache-redirection policies bound (used with "
+                          "CacheableRule POLICY), comma-separated, in evaluation order: "
+                          "bypass-non-get, bypass-cache-control, bypass-dynamic-url, "
+                          "bypass-urltokens, bypass-cookie (all five by default); empty: none, "
+                          "every request is cacheable. Another name is an AdcConfigError.",
+                          StringValue(CrdCachePolicies::GetDefaultText()),
+                          MakeStringAccessor(&CrdLowerTierAppliance::SetCachePolicies,
+                                             &CrdLowerTierAppliance::GetCachePolicies),
+                          MakeStringChecker())
+            .AddAttribute("Via",
+                          "NetScaler's -via (ON by default): append \"1.1 <Name>\" to the Via "
+                          "of every request forwarded, and recognise a request coming back "
+                          "from a cache by this tier's Via entry. Off: no Via on requests, and "
+                          "a request from the cache network is cache-miss traffic.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CrdLowerTierAppliance::m_via),
+                          MakeBooleanChecker())
             .AddAttribute("Mip",
                           "Mapped IP: source of connections to the caches, so they answer "
                           "this appliance. 0.0.0.0 = unset (allowed only with CacheableRule "
@@ -119,10 +138,11 @@ CrdLowerTierAppliance::GetTypeId()
             .AddAttribute("ServerConnectionReuse",
                           "Pool backend connections after a response and reuse them for the "
                           "next request to the same server from the same source (NetScaler's "
-                          "-reuse; a USIP connection only for its own client). Off here by "
-                          "default: the seed's flows and the experiments' outputs are those "
-                          "of one backend connection per request.",
-                          BooleanValue(false),
+                          "add cr vserver -reuse, ON by default there and here; a USIP "
+                          "connection only for its own client, a MIP connection to a cache "
+                          "for any client). false: one backend connection per request, "
+                          "closed after its response (-reuse OFF).",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&CrdLowerTierAppliance::m_reuse),
                           MakeBooleanChecker())
             .AddAttribute("HashSeed",
@@ -137,6 +157,11 @@ CrdLowerTierAppliance::GetTypeId()
                             "(BYPASS): client IP, URL, decision, target.",
                             MakeTraceSourceAccessor(&CrdLowerTierAppliance::m_decisionTrace),
                             "ns3::CrdLowerTierAppliance::DecisionTracedCallback")
+            .AddTraceSource("Bypass",
+                            "A client request goes to the origin: client IP, URL, reason (the "
+                            "built-in policy that matched, the rule, or no-cache-up).",
+                            MakeTraceSourceAccessor(&CrdLowerTierAppliance::m_bypassTrace),
+                            "ns3::CrdLowerTierAppliance::BypassTracedCallback")
             .AddTraceSource("Intercept",
                             "A connection was accepted: kind (CLIENT or CACHE_MISS), peer, "
                             "original destination.",
@@ -165,11 +190,13 @@ CrdLowerTierAppliance::CrdLowerTierAppliance()
     : m_name("L2NS1"),
       m_servicePort(80),
       m_clientIpHeader("X-Forwarded-For"),
-      m_rule(GET_NO_QUERY),
+      m_rule(POLICY),
       m_mip(Ipv4Address::GetAny()),
       m_backendTimeout(Seconds(5)),
       m_hashSeed(kDefaultHashSeed),
-      m_reuse(false),
+      m_reuse(true),
+      m_via(true),
+      m_policies(CrdCachePolicies::Parse(CrdCachePolicies::GetDefaultText(), "CachePolicies")),
       m_disposing(false),
       m_clientRequests(0),
       m_cacheRequests(0),
@@ -208,174 +235,6 @@ CrdLowerTierAppliance::CrdLowerTierAppliance()
 CrdLowerTierAppliance::~CrdLowerTierAppliance()
 {
     NS_LOG_FUNCTION(this);
-}
-
-// ---- configuration -------------------------------------------------------------------------
-
-void
-CrdLowerTierAppliance::SetName(std::string name)
-{
-    m_name = name;
-    m_vserver->Configure(name + "-caches", "HTTP", AdcIpAddress(), 0);
-}
-
-std::string
-CrdLowerTierAppliance::GetName() const
-{
-    return m_name;
-}
-
-void
-CrdLowerTierAppliance::SetCacheLbMethod(std::string name)
-{
-    // The lower tier offers four of the registry's methods: its own query names them.
-    const std::string upper = AdcLbMethodRegistry::Resolve(name,
-                                                           CacheMethods(),
-                                                           "CrdLowerTierAppliance",
-                                                           "CacheLbMethod");
-    m_vserver->SetLbMethod(upper); // the bound caches carry over, in binding order
-}
-
-std::string
-CrdLowerTierAppliance::GetCacheLbMethod() const
-{
-    return m_vserver->GetLbMethodName();
-}
-
-void
-CrdLowerTierAppliance::SetHashSeed(uint64_t seed)
-{
-    m_hashSeed = seed;
-    m_vserver->SetHashSeed(seed); // the current method and those it makes later
-}
-
-uint64_t
-CrdLowerTierAppliance::GetHashSeed() const
-{
-    return m_hashSeed;
-}
-
-void
-CrdLowerTierAppliance::SetPortRange(std::string text)
-{
-    m_originSource->SetAttribute("PortRange", StringValue(text));
-}
-
-std::string
-CrdLowerTierAppliance::GetPortRange() const
-{
-    return m_originSource->GetPortAllocator()->GetRange().ToString();
-}
-
-uint32_t
-CrdLowerTierAppliance::AddCacheServer(const std::string& name, Ipv4Address address, uint16_t port)
-{
-    NS_LOG_FUNCTION(this << name << address << port);
-    if (name.empty() || port == 0)
-    {
-        throw AdcConfigError("CrdLowerTierAppliance " + m_name + ": cache server '" + name +
-                             "' port " + std::to_string(port) +
-                             ": give a non-empty name and a port 1..65535");
-    }
-    Ptr<AdcService> service = CreateObject<AdcService>();
-    service->Configure(name, AdcIpAddress(address), "HTTP", port);
-    const uint32_t index = AddCacheServer(service);
-    m_created[index] = true;
-    return index;
-}
-
-uint32_t
-CrdLowerTierAppliance::AddCacheServer(Ptr<AdcService> service)
-{
-    const std::string who = "CrdLowerTierAppliance " + m_name + ": cache server ";
-    if (!service)
-    {
-        throw AdcConfigError(who + "service is null: give a configured AdcService");
-    }
-    NS_LOG_FUNCTION(this << service->GetName());
-    if (service->GetName().empty() || !service->GetAddress().IsV4() || service->GetPort() == 0)
-    {
-        throw AdcConfigError(who + "'" + service->GetName() + "' address " +
-                             service->GetAddress().ToString() + " port " +
-                             std::to_string(service->GetPort()) +
-                             ": give a non-empty name, an IPv4 address and a port 1..65535");
-    }
-    m_vserver->BindService(service); // throws when a service of that name is bound already
-    m_caches.push_back(service);
-    m_created.push_back(false);
-    return static_cast<uint32_t>(m_caches.size() - 1);
-}
-
-uint32_t
-CrdLowerTierAppliance::GetNCacheServers() const
-{
-    return static_cast<uint32_t>(m_caches.size());
-}
-
-Ptr<AdcService>
-CrdLowerTierAppliance::GetCacheService(uint32_t index) const
-{
-    if (index >= m_caches.size())
-    {
-        throw AdcConfigError("CrdLowerTierAppliance " + m_name + ": cache server index " +
-                             std::to_string(index) + " is out of range; allowed 0.." +
-                             std::to_string(static_cast<int64_t>(m_caches.size()) - 1));
-    }
-    return m_caches[index];
-}
-
-Ptr<AdcVirtualServer>
-CrdLowerTierAppliance::GetCacheVServer() const
-{
-    return m_vserver;
-}
-
-void
-CrdLowerTierAppliance::SetCacheNetwork(Ipv4Address net, Ipv4Mask mask)
-{
-    m_cacheNet = std::make_pair(net.CombineMask(mask), mask);
-}
-
-void
-CrdLowerTierAppliance::SetRouting(Ptr<AdcPolicyRouting> routing)
-{
-    m_routing = routing;
-}
-
-Ptr<AdcPolicyRouting>
-CrdLowerTierAppliance::GetRouting() const
-{
-    return m_routing;
-}
-
-Ptr<AdcPortAllocator>
-CrdLowerTierAppliance::GetPortAllocator() const
-{
-    return m_originSource->GetPortAllocator();
-}
-
-Ptr<AdcProxyEngine>
-CrdLowerTierAppliance::GetProxyEngine() const
-{
-    return m_engine;
-}
-
-Ptr<AdcSourceAddressPolicy>
-CrdLowerTierAppliance::GetCacheSource() const
-{
-    return m_cacheSource;
-}
-
-Ptr<AdcSourceAddressPolicy>
-CrdLowerTierAppliance::GetOriginSource() const
-{
-    return m_originSource;
-}
-
-Ptr<AdcLbMethod>
-CrdLowerTierAppliance::GetCacheLb() const
-{
-    return m_vserver->GetLbMethod();
 }
 
 void
@@ -453,19 +312,74 @@ CrdLowerTierAppliance::FindCache(const Ptr<AdcService>& service) const
     return it == m_caches.end() ? -1 : it - m_caches.begin();
 }
 
-bool
-CrdLowerTierAppliance::IsCacheable(const AdcHttpMessage& head) const
+std::string
+CrdLowerTierAppliance::BypassReason(const AdcHttpMessage& head) const
 {
     switch (m_rule)
     {
     case ALL:
-        return true;
+        return "";
     case NONE:
-        return false;
+        return "NONE";
     case GET_NO_QUERY:
+        return head.GetMethod() == "GET" && head.GetTarget().find('?') == std::string::npos
+                   ? ""
+                   : "GET_NO_QUERY";
+    case POLICY:
     default:
-        return head.GetMethod() == "GET" && head.GetTarget().find('?') == std::string::npos;
+        for (const std::string& policy : m_policies)
+        {
+            if (CrdCachePolicies::Matches(policy, head))
+            {
+                return policy;
+            }
+        }
+        return "";
     }
+}
+
+bool
+CrdLowerTierAppliance::HasTierVia(const AdcHttpMessage& head) const
+{
+    // Via = 1#( received-protocol RWS received-by [ RWS comment ] ) (RFC 9110 section 7.6.3)
+    for (const std::string& field : head.GetHeaders("Via"))
+    {
+        std::size_t start = 0;
+        while (start <= field.size())
+        {
+            const std::size_t comma = std::min(field.find(',', start), field.size());
+            const std::string entry = AdcText::Trim(field.substr(start, comma - start));
+            start = comma + 1;
+            const std::size_t sp = entry.find_first_of(" \t");
+            if (sp == std::string::npos)
+            {
+                continue;
+            }
+            const std::string rest = AdcText::Trim(entry.substr(sp));
+            const std::string by = rest.substr(0, rest.find_first_of(" \t"));
+            if (by == m_name ||
+                std::find(m_viaPeers.begin(), m_viaPeers.end(), by) != m_viaPeers.end())
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void
+CrdLowerTierAppliance::AddVia(AdcProxyDecision& d, const AdcHttpMessage& head) const
+{
+    if (!m_via)
+    {
+        return;
+    }
+    std::string via;
+    for (const std::string& v : head.GetHeaders("Via"))
+    {
+        via += (via.empty() ? "" : ", ") + v;
+    }
+    d.edits.push_back({"Via", via + (via.empty() ? "" : ", ") + "1.1 " + m_name});
 }
 
 // ---- counters ------------------------------------------------------------------------------
@@ -486,6 +400,19 @@ uint64_t
 CrdLowerTierAppliance::GetBypassRequests() const
 {
     return m_bypassRequests;
+}
+
+uint64_t
+CrdLowerTierAppliance::GetBypassCount(const std::string& reason) const
+{
+    const auto it = m_bypassReasons.find(reason);
+    return it == m_bypassReasons.end() ? 0 : it->second;
+}
+
+const std::map<std::string, uint64_t>&
+CrdLowerTierAppliance::GetBypassReasons() const
+{
+    return m_bypassReasons;
 }
 
 uint64_t
@@ -618,7 +545,7 @@ CrdLowerTierAppliance::Accepted(AdcProxyFront& front)
 AdcProxyDecision
 CrdLowerTierAppliance::Decide(const AdcProxyFront& front, const AdcHttpMessage& request)
 {
-    if (front.kind == kCacheMiss)
+    if (m_via ? HasTierVia(request) : front.kind == kCacheMiss)
     {
         ++m_missIntercepts;
         const auto value = request.GetHeader(m_clientIpHeader);
@@ -627,13 +554,14 @@ CrdLowerTierAppliance::Decide(const AdcProxyFront& front, const AdcHttpMessage& 
         {
             return AdcProxyDecision::Answer(400, "Bad Request", "missing-client-ip-header");
         }
-        return ToOrigin(front, *clientIp);
+        return ToOrigin(front, *clientIp, request);
     }
     ++m_clientRequests;
     const std::string clientIp = AdcClientIpHeader::Format(front.peerIp);
     const std::string& url = request.GetTarget();
     std::string target = "origin";
-    if (IsCacheable(request))
+    std::string reason = BypassReason(request);
+    if (reason.empty())
     {
         AdcLbContext ctx;
         ctx.flow = AdcFlowKey(front.peerIp,
@@ -655,6 +583,7 @@ CrdLowerTierAppliance::Decide(const AdcProxyFront& front, const AdcHttpMessage& 
                                                            front.peerIp);
             // The appliance is the one the ISP trusts: its value replaces the request's.
             d.edits.push_back({m_clientIpHeader, clientIp});
+            AddVia(d, request);
             d.tag = FindCache(cache);
             if (d.tag >= 0)
             {
@@ -663,14 +592,19 @@ CrdLowerTierAppliance::Decide(const AdcProxyFront& front, const AdcHttpMessage& 
             return d;
         }
         target = "origin (no cache up)";
+        reason = "no-cache-up";
     }
     m_decisionTrace(clientIp, url, "BYPASS", target);
+    m_bypassTrace(clientIp, url, reason);
+    ++m_bypassReasons[reason];
     ++m_bypassRequests;
-    return ToOrigin(front, front.peerIp);
+    return ToOrigin(front, front.peerIp, request);
 }
 
 AdcProxyDecision
-CrdLowerTierAppliance::ToOrigin(const AdcProxyFront& front, Ipv4Address clientIp) const
+CrdLowerTierAppliance::ToOrigin(const AdcProxyFront& front,
+                                Ipv4Address clientIp,
+                                const AdcHttpMessage& head) const
 {
     AdcProxyDecision d = AdcProxyDecision::Forward("origin",
                                                    front.localIp,
@@ -678,6 +612,7 @@ CrdLowerTierAppliance::ToOrigin(const AdcProxyFront& front, Ipv4Address clientIp
                                                    m_originSource,
                                                    clientIp);
     d.edits.push_back({m_clientIpHeader, AdcClientIpHeader::Format(clientIp)});
+    AddVia(d, head);
     return d;
 }
 

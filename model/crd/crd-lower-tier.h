@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -61,15 +62,24 @@ namespace ns3
  * exposed for its traces ("Selection" fires once per cacheable request), state and counters.
  *
  * The policy (Decide), per request:
- * - Client connection (peer outside the cache network): "CacheableRule" decides CACHE or BYPASS
- *   ("Decision" trace). CACHE: the cache vserver selects a cache server (AdcVirtualServer::
- *   Select; none in rotation: BYPASS, target "origin (no cache up)"); the request goes to it
- *   from the MAPPED_IP source "Mip" with "ClientIpHeader: <client IP>", and the connection is
- *   counted on the vserver and the service until it is released (LEASTCONNECTION reads it).
- *   BYPASS: to the original destination from the CLIENT_IP source (USIP: the client's address
- *   and a port from "PortRange"; exhausted: 503 and "PortExhausted"), with the same header.
- * - Cache-miss connection (peer inside the cache network, SetCacheNetwork, or equal to a cache
- *   server's address when no network is set): the client IP is taken from "ClientIpHeader"
+ * - A client request (one without this tier's Via entry): "CacheableRule" decides CACHE or
+ *   BYPASS ("Decision" trace; a BYPASS also "Bypass" with its reason, counted per reason,
+ *   GetBypassCount). With the default POLICY (NetScaler's -redirect POLICY) the built-in
+ *   cache-redirection policies of "CachePolicies" (CrdCachePolicies) decide: the first that
+ *   matches sends the request to the origin and is the reason; GET_NO_QUERY (a GET without
+ *   '?'), ALL (-redirect CACHE) and NONE (-redirect ORIGIN) are fixed rules. CACHE: the cache
+ * vserver selects a cache server (AdcVirtualServer:: Select; none in rotation: BYPASS, target
+ * "origin (no cache up)"); the request goes to it from the MAPPED_IP source "Mip" with
+ * "ClientIpHeader: <client IP>", and the connection is counted on the vserver and the service until
+ * it is released (LEASTCONNECTION reads it). BYPASS: to the original destination from the CLIENT_IP
+ * source (USIP: the client's address and a port from "PortRange"; exhausted: 503 and
+ * "PortExhausted"), with the same header.
+ * - A request coming back from a cache (cache miss): with "Via" on (NetScaler's -via ON, the
+ *   default) every request this appliance forwards carries "Via: 1.1 <Name>" appended to the
+ *   request's own Via, and a request whose Via holds an entry received by this appliance or by
+ *   a peer of its tier (AddViaPeer) is cache-miss traffic, whatever its source. With "Via" off
+ *   the source decides: a peer inside the cache network (SetCacheNetwork, or equal to a cache
+ *   server's address when no network is set). The client IP is taken from "ClientIpHeader"
  *   (missing or not an IPv4 address: 400 and "Drop" "missing-client-ip-header") and the request
  *   goes to the original destination by USIP as for BYPASS.
  *
@@ -92,12 +102,13 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     {
         GET_NO_QUERY, //!< a GET whose URL has no '?' (the default)
         ALL,          //!< every request
-        NONE          //!< no request: everything bypasses the caches
+        NONE,         //!< no request: everything bypasses the caches
+        POLICY        //!< the built-in policies of CachePolicies decide (the default)
     };
 
     /**
      * \brief The checker of a CacheableRule attribute (the appliance's and the topology
-     * helper's): the values GET_NO_QUERY, ALL and NONE by name.
+     * helper's): the values POLICY, GET_NO_QUERY, ALL and NONE by name.
      * \return the checker
      */
     static Ptr<const AttributeChecker> MakeCacheableRuleChecker();
@@ -118,6 +129,17 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
                                            const std::string& url,
                                            const std::string& decision,
                                            const std::string& target);
+
+    /**
+     * \brief Signature of "Bypass": a client request goes to the origin, and why.
+     * \param clientIp the client's address
+     * \param url the request target
+     * \param reason the built-in policy that matched (e.g. "bypass-non-get"), the rule
+     *        ("GET_NO_QUERY", "NONE") or "no-cache-up" (cacheable, but no cache in rotation)
+     */
+    typedef void (*BypassTracedCallback)(const std::string& clientIp,
+                                         const std::string& url,
+                                         const std::string& reason);
 
     /**
      * \brief Signature of "Intercept": a connection was accepted.
@@ -195,8 +217,16 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     Ptr<AdcVirtualServer> GetCacheVServer() const;
 
     /**
-     * \brief The network of the cache servers: connections from peers inside it are cache-miss
-     * traffic. When not set, a peer is a cache server when it has a cache server's address.
+     * \brief Another appliance of this tier: a request whose Via holds an entry received by it
+     * (a request it sent to a cache) is cache-miss traffic here too, as this appliance's own.
+     * \param name the peer's Name (its Via entry "1.1 <name>")
+     */
+    void AddViaPeer(const std::string& name);
+
+    /**
+     * \brief The network of the cache servers: with "Via" off, connections from peers inside it
+     * are cache-miss traffic; it also sets the "Intercept" kind. When not set, a peer is a cache
+     * server when it has a cache server's address.
      * \param net the network
      * \param mask its mask
      */
@@ -225,6 +255,10 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     uint64_t GetCacheRequests() const;
     /// \return client requests sent to the origin (BYPASS, including no-cache-up fallbacks)
     uint64_t GetBypassRequests() const;
+    /// \param reason a "Bypass" reason \return BYPASS decisions for it
+    uint64_t GetBypassCount(const std::string& reason) const;
+    /// \return BYPASS decisions per reason (the "Bypass" trace's reasons)
+    const std::map<std::string, uint64_t>& GetBypassReasons() const;
     /// \return requests received on intercepted cache-miss connections
     uint64_t GetMissIntercepts() const;
     /// \return requests refused with 503 because every port of the range was in use
@@ -280,6 +314,8 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     uint64_t GetHashSeed() const;
     void SetPortRange(std::string text);
     std::string GetPortRange() const;
+    void SetCachePolicies(std::string text);
+    std::string GetCachePolicies() const;
 
     /// Throw AdcConfigError on an unusable configuration.
     void CheckConfig() const;
@@ -287,14 +323,21 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     bool IsCachePeer(Ipv4Address peer) const;
     /// \param service a service \return its index in m_caches, or -1
     int64_t FindCache(const Ptr<AdcService>& service) const;
-    /// \param head a request \return true when CacheableRule sends it to a cache
-    bool IsCacheable(const AdcHttpMessage& head) const;
+    /// \param head a request \return "" when CacheableRule sends it to a cache, else the reason
+    std::string BypassReason(const AdcHttpMessage& head) const;
+    /// \param head a request \return true when its Via holds this tier's entry
+    bool HasTierVia(const AdcHttpMessage& head) const;
+    /// \param d a decision \param head its request: add the Via edit (when "Via" is on)
+    void AddVia(AdcProxyDecision& d, const AdcHttpMessage& head) const;
     /**
      * \param front the connection
      * \param clientIp the client the request is for
+     * \param head the request
      * \return the decision to send it to the original destination by USIP
      */
-    AdcProxyDecision ToOrigin(const AdcProxyFront& front, Ipv4Address clientIp) const;
+    AdcProxyDecision ToOrigin(const AdcProxyFront& front,
+                              Ipv4Address clientIp,
+                              const AdcHttpMessage& head) const;
 
     // engine and source-policy traces, under this appliance's names
     void OnLeased(Ipv4Address source, uint16_t port);
@@ -303,14 +346,17 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     void OnDrop(const std::string& reason);
 
     // attributes
-    std::string m_name;           //!< appliance name (Via, Server)
-    uint16_t m_servicePort;       //!< port listened on
-    std::string m_clientIpHeader; //!< header carrying the client IP
-    CacheableRule m_rule;         //!< CacheableRule
-    Ipv4Address m_mip;            //!< mapped IP on the cache network
-    Time m_backendTimeout;        //!< backend connect and progress timeout
-    uint64_t m_hashSeed;          //!< forwarded to the LB method
-    bool m_reuse;                 //!< ServerConnectionReuse
+    std::string m_name;                  //!< appliance name (Via, Server)
+    uint16_t m_servicePort;              //!< port listened on
+    std::string m_clientIpHeader;        //!< header carrying the client IP
+    CacheableRule m_rule;                //!< CacheableRule
+    Ipv4Address m_mip;                   //!< mapped IP on the cache network
+    Time m_backendTimeout;               //!< backend connect and progress timeout
+    uint64_t m_hashSeed;                 //!< forwarded to the LB method
+    bool m_reuse;                        //!< ServerConnectionReuse
+    bool m_via;                          //!< Via
+    std::vector<std::string> m_policies; //!< CachePolicies, parsed
+    std::vector<std::string> m_viaPeers; //!< the AddViaPeer names
 
     Ptr<AdcPolicyRouting> m_routing;            //!< the node's policy routing
     Ptr<AdcProxyEngine> m_engine;               //!< the proxy
@@ -322,14 +368,17 @@ class CrdLowerTierAppliance : public Application, public AdcProxyPolicy
     std::optional<std::pair<Ipv4Address, Ipv4Mask>> m_cacheNet; //!< the cache network
     bool m_disposing;                                           //!< in DoDispose
 
-    uint64_t m_clientRequests; //!< see GetClientRequests
-    uint64_t m_cacheRequests;  //!< see GetCacheRequests
-    uint64_t m_bypassRequests; //!< see GetBypassRequests
-    uint64_t m_missIntercepts; //!< see GetMissIntercepts
-    uint64_t m_portExhausted;  //!< see GetPortExhausted
+    uint64_t m_clientRequests;                       //!< see GetClientRequests
+    uint64_t m_cacheRequests;                        //!< see GetCacheRequests
+    uint64_t m_bypassRequests;                       //!< see GetBypassRequests
+    uint64_t m_missIntercepts;                       //!< see GetMissIntercepts
+    uint64_t m_portExhausted;                        //!< see GetPortExhausted
+    std::map<std::string, uint64_t> m_bypassReasons; //!< see GetBypassReasons
 
     TracedCallback<const std::string&, const std::string&, const std::string&, const std::string&>
         m_decisionTrace; //!< "Decision"
+    TracedCallback<const std::string&, const std::string&, const std::string&>
+        m_bypassTrace; //!< "Bypass"
     TracedCallback<const std::string&, const std::string&, const std::string&>
         m_interceptTrace;                                              //!< "Intercept"
     TracedCallback<uint16_t, const std::string&> m_portAllocatedTrace; //!< "PortAllocated"

@@ -238,6 +238,26 @@ AdcHookFamily<V6>::IsFragment(const Header& header)
 
 template <bool V6>
 void
+AdcHookFamily<V6>::RaiseTtl(Header& header)
+{
+    if constexpr (V6)
+    {
+        if (header.GetHopLimit() < 255)
+        {
+            header.SetHopLimit(header.GetHopLimit() + 1);
+        }
+    }
+    else
+    {
+        if (header.GetTtl() < 255)
+        {
+            header.SetTtl(header.GetTtl() + 1);
+        }
+    }
+}
+
+template <bool V6>
+void
 AdcHookFamily<V6>::Forward(const UnicastForwardCallback& ucb,
                            Ptr<const NetDevice> idev,
                            Ptr<Route> route,
@@ -589,10 +609,15 @@ AdcDatapathHook<Family, Self>::SendOn(const AdcIngress& in,
         }
     }
     // The IPv4 forwarding code lowers the TTL and, when checksums are enabled (the received
-    // header has them on), recomputes the header checksum.
+    // header has them on), recomputes the header checksum; a MAC-mode forward (keepTtl) raises
+    // it first, so it leaves as it came.
     Header h = header;
     h.SetSource(Family::Get(after.src));
     h.SetDestination(Family::Get(after.dst));
+    if (v.keepTtl && v.action == AdcVerdict::FORWARD)
+    {
+        Family::RaiseTtl(h);
+    }
     Family::Forward(ucb, idev, route, out, h);
     return "";
 }

@@ -102,6 +102,8 @@ struct AdcHookFamily
      * not datapath traffic (false)
      */
     static bool IsFragment(const Header& header);
+    /// Raise the TTL (hop limit) by one below 255, so that forwarding's decrement keeps it.
+    static void RaiseTtl(Header& header);
     /// Hand a packet to the forwarding code (IPv4's does not take the input device).
     static void Forward(const UnicastForwardCallback& ucb,
                         Ptr<const NetDevice> idev,

@@ -128,6 +128,10 @@ struct AdcVerdict
     uint32_t outInterface{0};
     AdcEncapsulation encapsulation; //!< ENCAPSULATE: the outer header
     std::string reason;             //!< DROP: why
+    /// FORWARD: leave the TTL (IPv6: hop limit) as it came, as a MAC-mode virtual server
+    /// forwards (NetScaler's -m MAC: only the destination MAC changes); false: it is lowered by
+    /// one as a router does (policy-based routing, DSR). A TTL of 255 is lowered all the same.
+    bool keepTtl{false};
 
     /// \return a PASS verdict
     static AdcVerdict Pass();

@@ -460,9 +460,12 @@ AdcPolicyRouting::ApplyInputRule(uint32_t index,
     }
     const AdcNextHop& nextHop = entry.rule.nextHops[hop];
     RecordMatch(index, flow, in.inInterface, nextHop.name);
-    // The header goes out as it came (forwarding only lowers the TTL): MAC-based redirection.
-    const std::string failed = egress.Send(
-        AdcVerdict::Forward(nextHop.GetGateway(flow.dst.GetFamily()), nextHop.interface));
+    // The header goes out as it came: a BALANCE rule is a MAC-mode virtual server (NetScaler's
+    // -m MAC: only the destination MAC changes, the TTL too stays); a FORWARD rule is
+    // policy-based routing, which routes (the TTL drops by one).
+    AdcVerdict v = AdcVerdict::Forward(nextHop.GetGateway(flow.dst.GetFamily()), nextHop.interface);
+    v.keepTtl = entry.rule.action == AdcPolicyRule::BALANCE;
+    const std::string failed = egress.Send(v);
     if (!failed.empty())
     {
         DropPacket(in.packet, failed);

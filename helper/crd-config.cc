@@ -1,0 +1,670 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "crd-config.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-health-monitor.h"
+#include "ns3/adc-lb-method-registry.h"
+#include "ns3/adc-netscaler-commands.h"
+#include "ns3/adc-netscaler-crd-commands.h"
+#include "ns3/adc-service.h"
+#include "ns3/adc-virtual-server.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+using NS = AdcNetScalerCommands;
+using CRD = AdcNetScalerCrdCommands;
+
+/// The clients' network as a PBR's -destIP range gives it.
+const std::string kClientRange = "10.0.0.0-10.255.255.255";
+
+[[noreturn]] void
+Fail(const std::string& file, const std::string& what)
+{
+    throw AdcConfigError("CrdConfig: " + file + ": " + what);
+}
+
+/// \return \p a as text
+template <typename A>
+std::string
+Text(const A& a)
+{
+    std::ostringstream os;
+    os << a;
+    return os.str();
+}
+
+/// The monitor settings the topology helper takes (one set for both tiers).
+struct MonitorSettings
+{
+    Time interval;    //!< -interval
+    Time timeout;     //!< -resptimeout
+    uint64_t retries; //!< -retries
+};
+
+/// What an upper appliance's file says.
+struct Upper
+{
+    std::string file;                      //!< its file
+    std::string host;                      //!< set ns hostName
+    std::string method;                    //!< the LB vserver's method (canonical)
+    std::vector<Ptr<AdcService>> services; //!< per lower appliance
+    Ptr<AdcHealthMonitor> monitor;         //!< bound to every service, or null
+    std::vector<Ptr<AdcNsPbrConfig>> pbrs; //!< per lower appliance (by next hop)
+};
+
+/// What a lower appliance's file says.
+struct Lower
+{
+    std::string file;                      //!< its file
+    std::string host;                      //!< set ns hostName
+    AdcPortRange range;                    //!< -crPortRange
+    Ipv4Address mip;                       //!< the MIP
+    Ptr<AdcCrVserverConfig> cr;            //!< the cr vserver
+    std::string method;                    //!< the cache LB vserver's method
+    std::vector<Ptr<AdcService>> services; //!< per cache
+    std::string header;                    //!< the client-IP header
+    Ptr<AdcHealthMonitor> monitor;         //!< bound to every cache service, or null
+};
+
+/// \return the host name of \p s (AdcConfigError when not set)
+std::string
+HostName(const std::string& file, const AdcConfigStore& s)
+{
+    Ptr<AdcNsSettingsConfig> ns = CRD::GetSettings(s);
+    if (!ns || ns->hostName.empty())
+    {
+        Fail(file, "no 'set ns hostName': it names the appliance (L1NS1.., L2NS1..)");
+    }
+    return ns->hostName;
+}
+
+/// \return the one object of \p kind in \p s (AdcConfigError for none or several)
+template <typename T>
+Ptr<T>
+TheOne(const std::string& file, const AdcConfigStore& s, const std::string& kind)
+{
+    const std::vector<Ptr<T>> all = s.GetAll<T>(kind);
+    if (all.size() != 1)
+    {
+        Fail(file,
+             "the model's appliance has one " + kind + "; the file defines " +
+                 std::to_string(all.size()));
+    }
+    return all.front();
+}
+
+/// \return the services bound to \p v, in order (groups are not modelled here)
+std::vector<Ptr<AdcService>>
+BoundServices(const std::string& file, const AdcConfigStore& s, Ptr<AdcVirtualServer> v)
+{
+    std::vector<Ptr<AdcService>> out;
+    for (const AdcVirtualServer::ServiceBinding& b : v->GetServiceBindings())
+    {
+        Ptr<AdcService> svc = s.Get<AdcService>(NS::SERVICE, b.name);
+        if (b.group || !svc)
+        {
+            Fail(file,
+                 "lb vserver " + v->GetName() + ": '" + b.name +
+                     "' is a service group; the CRD appliances bind services");
+        }
+        out.push_back(svc);
+    }
+    return out;
+}
+
+/// \return the monitor bound to every service of \p services, or null when none has one
+Ptr<AdcHealthMonitor>
+CommonMonitor(const std::string& file, const std::vector<Ptr<AdcService>>& services)
+{
+    Ptr<AdcHealthMonitor> m;
+    for (std::size_t k = 0; k < services.size(); ++k)
+    {
+        const std::vector<Ptr<AdcHealthMonitor>> bound = services[k]->GetMonitors();
+        if (bound.size() > 1 || (k > 0 && (bound.empty() ? nullptr : bound[0]) != m))
+        {
+            Fail(file,
+                 "the model's appliance binds one monitor to all its services or none; "
+                 "service " +
+                     services[k]->GetName() + " differs");
+        }
+        m = bound.empty() ? nullptr : bound[0];
+    }
+    if (m && NS::GetAttribute<EnumValue>(m, "Type") != AdcHealthMonitor::TCP)
+    {
+        Fail(file,
+             "monitor " + NS::GetAttribute<StringValue>(m, "Name") +
+                 ": the topology's monitors are TCP");
+    }
+    if (m &&
+        NS::GetAttribute<TimeValue>(m, "DownTime") != NS::GetAttribute<TimeValue>(m, "Interval"))
+    {
+        Fail(file,
+             "monitor " + NS::GetAttribute<StringValue>(m, "Name") +
+                 ": the topology's monitors have -downTime equal to -interval");
+    }
+    return m;
+}
+
+/// \return \p m's settings
+MonitorSettings
+Settings(Ptr<AdcHealthMonitor> m)
+{
+    return {NS::GetAttribute<TimeValue>(m, "Interval"),
+            NS::GetAttribute<TimeValue>(m, "ResponseTimeout"),
+            NS::GetAttribute<UintegerValue>(m, "Retries")};
+}
+
+Upper
+ReadUpper(const std::string& file, const AdcConfigStore& s)
+{
+    Upper u;
+    u.file = file;
+    u.host = HostName(file, s);
+    if (!CRD::GetSettings(s)->IsModeEnabled("L3"))
+    {
+        Fail(file, "the upper tier works in layer-3 mode: L3 is disabled");
+    }
+    Ptr<AdcVirtualServer> v = TheOne<AdcVirtualServer>(file, s, NS::LB_VSERVER);
+    Ptr<AdcLbVserverForwarding> fwd = v->GetObject<AdcLbVserverForwarding>();
+    if (v->GetServiceType() != "ANY" || !v->GetVip().IsV4() ||
+        v->GetVip().GetIpv4() != Ipv4Address::GetAny() || v->GetPort() != 0 || !fwd ||
+        fwd->mode != "MAC" || !fwd->sessionless)
+    {
+        Fail(file,
+             "lb vserver " + v->GetName() +
+                 ": the model's upper tier is 'ANY * * -m MAC "
+                 "-sessionless ENABLED' (sessionless MAC-based forwarding of all traffic)");
+    }
+    u.method = v->GetLbMethodName();
+    u.services = BoundServices(file, s, v);
+    for (const Ptr<AdcService>& svc : u.services)
+    {
+        if (svc->GetServiceType() != "ANY" || svc->GetPort() != 0 || !svc->GetAddress().IsV4())
+        {
+            Fail(file,
+                 "service " + svc->GetName() +
+                     ": the lower appliances are 'ANY *' "
+                     "services at an IPv4 address");
+        }
+    }
+    u.monitor = CommonMonitor(file, u.services);
+    if (u.monitor && NS::GetAttribute<UintegerValue>(u.monitor, "DestinationPort") != 80)
+    {
+        Fail(file,
+             "monitor " + NS::GetAttribute<StringValue>(u.monitor, "Name") +
+                 ": it probes port 80 of the lower appliances (-destPort 80)");
+    }
+    u.pbrs.resize(u.services.size());
+    for (const Ptr<AdcNsPbrConfig>& p : s.GetAll<AdcNsPbrConfig>(CRD::NS_PBR))
+    {
+        const std::string what = "ns pbr " + p->name + ": ";
+        if (!p->applied || !p->enabled)
+        {
+            Fail(file, what + "not applied or disabled: give 'apply ns pbrs' after it");
+        }
+        if (!p->allow || p->srcIp.given || p->srcPort.given || !p->destIp.given ||
+            !p->destPort.given || !p->destIp.equal || !p->destPort.equal || p->protocol != "TCP" ||
+            AdcNsPbrConfig::ToString(p->destIp) != "= " + kClientRange)
+        {
+            Fail(file,
+                 what + "the model's PBRs are 'ALLOW -destIP = " + kClientRange +
+                     " -destPort = <range> -nextHop <lower appliance> -protocol TCP'");
+        }
+        bool found = false;
+        for (std::size_t j = 0; j < u.services.size(); ++j)
+        {
+            if (u.services[j]->GetAddress().GetIpv4() == p->nextHop && !u.pbrs[j])
+            {
+                u.pbrs[j] = p;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+        {
+            Fail(file,
+                 what + "-nextHop " + Text(p->nextHop) +
+                     " is not the address of a lower appliance's service without a PBR");
+        }
+    }
+    for (std::size_t j = 0; j < u.services.size(); ++j)
+    {
+        if (!u.pbrs[j])
+        {
+            Fail(file,
+                 "no PBR leads to " + u.services[j]->GetName() +
+                     ": the origin's responses could not reach it");
+        }
+    }
+    return u;
+}
+
+Lower
+ReadLower(const std::string& file, const AdcConfigStore& s)
+{
+    Lower l;
+    l.file = file;
+    l.host = HostName(file, s);
+    Ptr<AdcNsSettingsConfig> ns = CRD::GetSettings(s);
+    if (!ns->crPortRange)
+    {
+        Fail(file, "no 'set ns param -crPortRange': each lower appliance has its own range");
+    }
+    l.range = *ns->crPortRange;
+    std::vector<Ipv4Address> mips;
+    for (const Ptr<AdcNsIpConfig>& ip : s.GetAll<AdcNsIpConfig>(CRD::NS_IP))
+    {
+        if (ip->type == "MIP")
+        {
+            mips.push_back(ip->address);
+        }
+    }
+    if (mips.size() != 1)
+    {
+        Fail(file,
+             "the model's lower appliance has one MIP (add ns ip ... -type MIP); the file "
+             "has " +
+                 std::to_string(mips.size()));
+    }
+    l.mip = mips[0];
+    l.cr = TheOne<AdcCrVserverConfig>(file, s, CRD::CR_VSERVER);
+    const Ptr<AdcCrVserverConfig>& cr = l.cr;
+    if (cr->serviceType != "HTTP" || cr->vip != Ipv4Address::GetAny() || cr->port != 80 ||
+        cr->cacheType != "TRANSPARENT" || !cr->originUsip || !cr->usePortRange || !cr->via ||
+        !cr->enabled || cr->cacheVserver.empty())
+    {
+        Fail(file,
+             "cr vserver " + cr->name +
+                 ": the model's lower tier is 'HTTP * 80 -cacheType "
+                 "TRANSPARENT -originUSIP ON -usePortRange ON -via ON', enabled, bound to the "
+                 "LB vserver of the caches");
+    }
+    Ptr<AdcVirtualServer> caches = s.Get<AdcVirtualServer>(NS::LB_VSERVER, cr->cacheVserver);
+    if (caches->GetServiceType() != "HTTP")
+    {
+        Fail(file, "lb vserver " + caches->GetName() + ": the caches are HTTP");
+    }
+    l.method = caches->GetLbMethodName();
+    l.services = BoundServices(file, s, caches);
+    l.header = AdcCrVserverConfig::HeaderOfSrcIpExpr(cr->srcIpExpr);
+    for (const Ptr<AdcService>& svc : l.services)
+    {
+        if (svc->GetServiceType() != "HTTP" || svc->GetPort() != 80 || !svc->GetCip() ||
+            svc->GetCipHeader() != l.header || l.header.empty())
+        {
+            Fail(file,
+                 "service " + svc->GetName() +
+                     ": the caches are 'HTTP 80 -cip ENABLED "
+                     "<header>' with the header -srcIPExpr reads ('" +
+                     l.header + "')");
+        }
+    }
+    l.monitor = CommonMonitor(file, l.services);
+    return l;
+}
+
+/// \return the value every item gives, or AdcConfigError naming the first that differs
+template <typename T, typename F>
+auto
+Same(const std::vector<T>& items, const std::string& what, F get)
+{
+    for (const T& item : items)
+    {
+        if (get(item) != get(items.front()))
+        {
+            Fail(item.file,
+                 what + " differs from " + items.front().file +
+                     "'s: the topology has "
+                     "one setting for the tier");
+        }
+    }
+    return get(items.front());
+}
+
+/// \return the stores of \p readers
+std::vector<const AdcConfigStore*>
+Stores(const std::vector<std::unique_ptr<AdcConfigReader>>& readers)
+{
+    std::vector<const AdcConfigStore*> out;
+    for (const auto& r : readers)
+    {
+        out.push_back(&r->GetStore());
+    }
+    return out;
+}
+
+/// \return \p text read and printed back (the form Show gives)
+std::string
+Normalized(const std::string& text, const std::string& name)
+{
+    AdcConfigReader reader(AdcNetScalerCommands::GetLanguage());
+    reader.ReadString(text, name);
+    return reader.Show();
+}
+
+/// \return the lines of a TCP monitor named \p name with \p helper's settings
+std::string
+MonitorLine(Ptr<CrdTopologyHelper> helper, const std::string& name, bool port)
+{
+    const Time interval = NS::GetAttribute<TimeValue>(helper, "MonitorInterval");
+    return "add lb monitor " + name + " TCP -interval " + NS::FormatTime(interval) +
+           " -resptimeout " +
+           NS::FormatTime(NS::GetAttribute<TimeValue>(helper, "MonitorTimeout")) + " -retries " +
+           std::to_string(NS::GetAttribute<UintegerValue>(helper, "MonitorRetries")) +
+           " -downTime " + NS::FormatTime(interval) + (port ? " -destPort 80" : "") + "\n";
+}
+
+} // namespace
+
+CrdConfig::CrdConfig(const std::vector<std::string>& upperFiles,
+                     const std::vector<std::string>& lowerFiles)
+    : m_upperFiles(upperFiles),
+      m_lowerFiles(lowerFiles)
+{
+    for (const auto& [files, readers] :
+         {std::make_pair(&upperFiles, &m_upper), std::make_pair(&lowerFiles, &m_lower)})
+    {
+        for (const std::string& f : *files)
+        {
+            readers->push_back(
+                std::make_unique<AdcConfigReader>(AdcNetScalerCommands::GetLanguage()));
+            readers->back()->ReadFile(f);
+        }
+    }
+}
+
+CrdConfig
+CrdConfig::FromDirectory(const std::string& dir)
+{
+    std::vector<std::string> upper;
+    std::vector<std::string> lower;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    {
+        const std::string name = e.path().filename().string();
+        const bool conf = name.size() > 8 && name.substr(name.size() - 8) == ".ns.conf";
+        if (conf && name.rfind("crd-upper-", 0) == 0)
+        {
+            upper.push_back(e.path().string());
+        }
+        else if (conf && name.rfind("crd-lower-", 0) == 0)
+        {
+            lower.push_back(e.path().string());
+        }
+    }
+    if (ec || lower.empty())
+    {
+        throw AdcConfigError("CrdConfig: directory '" + dir + "' has no crd-lower-*.ns.conf" +
+                             (ec ? " (" + ec.message() + ")" : ""));
+    }
+    std::sort(upper.begin(), upper.end());
+    std::sort(lower.begin(), lower.end());
+    return CrdConfig(upper, lower);
+}
+
+std::vector<const AdcConfigStore*>
+CrdConfig::GetUpper() const
+{
+    return Stores(m_upper);
+}
+
+std::vector<const AdcConfigStore*>
+CrdConfig::GetLower() const
+{
+    return Stores(m_lower);
+}
+
+void
+CrdConfig::Configure(Ptr<CrdTopologyHelper> helper) const
+{
+    std::vector<Upper> upper;
+    std::vector<Lower> lower;
+    for (std::size_t i = 0; i < m_upper.size(); ++i)
+    {
+        upper.push_back(ReadUpper(m_upperFiles[i], m_upper[i]->GetStore()));
+    }
+    for (std::size_t j = 0; j < m_lower.size(); ++j)
+    {
+        lower.push_back(ReadLower(m_lowerFiles[j], m_lower[j]->GetStore()));
+    }
+    std::vector<MonitorSettings> monitors;
+    if (!upper.empty())
+    {
+        for (const Upper& u : upper)
+        {
+            if (u.services.size() != lower.size())
+            {
+                Fail(u.file,
+                     "binds " + std::to_string(u.services.size()) +
+                         " lower appliances; there are " + std::to_string(lower.size()) +
+                         " lower files");
+            }
+        }
+        helper->SetAttribute(
+            "UpperBalanceMethod",
+            StringValue(Same(upper, "-lbMethod", [](const Upper& u) { return u.method; })));
+        const bool monitored =
+            Same(upper, "the monitor", [](const Upper& u) { return u.monitor != nullptr; });
+        helper->SetAttribute("MonitorLowerTier", BooleanValue(monitored));
+        for (const Upper& u : upper)
+        {
+            if (u.monitor)
+            {
+                monitors.push_back(Settings(u.monitor));
+            }
+        }
+    }
+    std::string ranges;
+    for (const Lower& l : lower)
+    {
+        ranges += (ranges.empty() ? "" : ",") + l.range.ToString();
+        if (l.monitor)
+        {
+            monitors.push_back(Settings(l.monitor));
+        }
+    }
+    helper->SetAttribute("NumUpper", UintegerValue(upper.size()));
+    helper->SetAttribute("NumLower", UintegerValue(lower.size()));
+    helper->SetAttribute("LowerPortRanges", StringValue(ranges));
+    helper->SetAttribute("NumCaches",
+                         UintegerValue(Same(lower, "the number of caches", [](const Lower& l) {
+                             return l.services.size();
+                         })));
+    helper->SetAttribute(
+        "CacheLbMethod",
+        StringValue(Same(lower, "the caches' -lbMethod", [](const Lower& l) { return l.method; })));
+    helper->SetAttribute(
+        "ServerConnectionReuse",
+        BooleanValue(Same(lower, "-reuse", [](const Lower& l) { return l.cr->reuse; })));
+    const std::string redirect =
+        Same(lower, "-redirect", [](const Lower& l) { return l.cr->redirect; });
+    if (redirect != "POLICY")
+    {
+        helper->SetAttribute("CacheableRule",
+                             EnumValue(redirect == "CACHE" ? CrdLowerTierAppliance::ALL
+                                                           : CrdLowerTierAppliance::NONE));
+    }
+    helper->SetAttribute("MonitorCaches",
+                         BooleanValue(Same(lower, "the monitor", [](const Lower& l) {
+                             return l.monitor != nullptr;
+                         })));
+    for (const MonitorSettings& m : monitors)
+    {
+        if (m.interval != monitors[0].interval || m.timeout != monitors[0].timeout ||
+            m.retries != monitors[0].retries)
+        {
+            throw AdcConfigError("CrdConfig: the monitors' -interval, -resptimeout and -retries "
+                                 "differ between files: the topology has one set");
+        }
+    }
+    if (!monitors.empty())
+    {
+        helper->SetAttribute("MonitorInterval", TimeValue(monitors[0].interval));
+        helper->SetAttribute("MonitorTimeout", TimeValue(monitors[0].timeout));
+        helper->SetAttribute("MonitorRetries", UintegerValue(monitors[0].retries));
+    }
+}
+
+void
+CrdConfig::Install(const CrdTopology& t) const
+{
+    auto mismatch = [](const std::string& file,
+                       const std::string& what,
+                       const std::string& given,
+                       const std::string& built) {
+        if (given != built)
+        {
+            Fail(file, what + " is " + given + "; the topology's is " + built);
+        }
+    };
+    for (std::size_t i = 0; i < m_upper.size(); ++i)
+    {
+        const Upper u = ReadUpper(m_upperFiles[i], m_upper[i]->GetStore());
+        mismatch(u.file, "the host name", u.host, t.upperNames[i]);
+        for (std::size_t j = 0; j < u.services.size(); ++j)
+        {
+            const Ptr<AdcService>& built = t.lowerTierServices[i][j];
+            mismatch(u.file,
+                     "service #" + std::to_string(j + 1) + "'s name",
+                     u.services[j]->GetName(),
+                     built->GetName());
+            mismatch(u.file,
+                     "service " + built->GetName() + "'s address",
+                     u.services[j]->GetAddress().ToString(),
+                     built->GetAddress().ToString());
+            mismatch(u.file,
+                     "ns pbr " + u.pbrs[j]->name + "'s -destPort",
+                     u.pbrs[j]->destPort.range.ToString(),
+                     t.lowerRanges[j].ToString());
+        }
+    }
+    for (std::size_t j = 0; j < m_lower.size(); ++j)
+    {
+        const Lower l = ReadLower(m_lowerFiles[j], m_lower[j]->GetStore());
+        mismatch(l.file, "the host name", l.host, t.lowerNames[j]);
+        mismatch(l.file, "the MIP", Text(l.mip), Text(t.lowerMips[j]));
+        for (std::size_t c = 0; c < l.services.size(); ++c)
+        {
+            mismatch(l.file,
+                     "cache service #" + std::to_string(c + 1) + "'s name",
+                     l.services[c]->GetName(),
+                     t.cacheNames[c]);
+            mismatch(l.file,
+                     "service " + t.cacheNames[c] + "'s address",
+                     l.services[c]->GetAddress().ToString(),
+                     Text(t.cacheAddresses[c]));
+        }
+        if (j < t.lowerApps.size())
+        {
+            t.lowerApps[j]->SetAttribute("ClientIpHeader", StringValue(l.header));
+        }
+    }
+}
+
+CrdTopology
+CrdConfig::Build(Ptr<CrdTopologyHelper> helper) const
+{
+    Configure(helper);
+    CrdTopology t = helper->Build();
+    Install(t);
+    return t;
+}
+
+std::string
+CrdConfig::PrintUpper(Ptr<CrdTopologyHelper> helper, const CrdTopology& t, uint32_t i)
+{
+    const bool monitored = NS::GetAttribute<BooleanValue>(helper, "MonitorLowerTier");
+    const std::string method =
+        AdcLbMethodRegistry::Resolve(NS::GetAttribute<StringValue>(helper, "UpperBalanceMethod"),
+                                     {AdcLbMethodRegistry::ANY, 0, {}},
+                                     "CrdConfig",
+                                     "UpperBalanceMethod");
+    std::ostringstream os;
+    os << "set ns hostName " << t.upperNames[i] << "\nenable ns mode L3\n";
+    os << (monitored ? MonitorLine(helper, "tcp-lower-tier", true) : "");
+    os << "add lb vserver LB-MAC ANY * * -m MAC -sessionless ENABLED -lbMethod " << method << "\n";
+    for (std::size_t j = 0; j < t.lowerTierServices[i].size(); ++j)
+    {
+        const Ptr<AdcService>& s = t.lowerTierServices[i][j];
+        os << "add service " << s->GetName() << " " << s->GetAddress() << " ANY *"
+           << (s->GetUseProxyPort() ? "" : " -useproxyport NO") << "\n"
+           << "bind lb vserver LB-MAC " << s->GetName() << "\n"
+           << (monitored ? "bind service " + s->GetName() + " -monitorName tcp-lower-tier\n" : "")
+           << "add ns pbr PBR-" << s->GetName() << " ALLOW -destIP = " << kClientRange
+           << " -destPort = " << t.lowerRanges[j].ToString() << " -nextHop " << s->GetAddress()
+           << " -protocol TCP\n";
+    }
+    os << "apply ns pbrs\n";
+    return Normalized(os.str(), "crd-upper-" + t.upperNames[i]);
+}
+
+std::string
+CrdConfig::PrintLower(Ptr<CrdTopologyHelper> helper, const CrdTopology& t, uint32_t j)
+{
+    const bool monitored = NS::GetAttribute<BooleanValue>(helper, "MonitorCaches");
+    Ptr<CrdLowerTierAppliance> app = t.lowerApps.at(j);
+    const std::string header = NS::GetAttribute<StringValue>(app, "ClientIpHeader");
+    const std::string method =
+        AdcLbMethodRegistry::Resolve(NS::GetAttribute<StringValue>(helper, "CacheLbMethod"),
+                                     {AdcLbMethodRegistry::ANY, 0, {}},
+                                     "CrdConfig",
+                                     "CacheLbMethod");
+    const auto rule = static_cast<CrdLowerTierAppliance::CacheableRule>(
+        NS::GetAttribute<EnumValue>(helper, "CacheableRule"));
+    std::ostringstream os;
+    os << "set ns hostName " << t.lowerNames[j] << "\n"
+       << "set ns param -crPortRange " << t.lowerRanges[j].ToString() << "\n"
+       << "add ns ip " << t.lowerMips[j] << " 255.255.255.252 -type MIP\n"
+       << (monitored ? MonitorLine(helper, "tcp-caches", false) : "")
+       << "add lb vserver LB-CACHES HTTP -m MAC -lbMethod " << method << "\n";
+    for (uint32_t c = 0; c < t.cacheNames.size(); ++c)
+    {
+        os << "add service " << t.cacheNames[c] << " " << t.cacheAddresses[c]
+           << " HTTP 80 -cip ENABLED " << header << "\n"
+           << "bind lb vserver LB-CACHES " << t.cacheNames[c] << "\n"
+           << (monitored ? "bind service " + t.cacheNames[c] + " -monitorName tcp-caches\n" : "");
+    }
+    os << "add cr vserver CR-1 HTTP * 80 -cacheType TRANSPARENT -originUSIP ON -usePortRange ON "
+          "-via ON -srcIPExpr 'HTTP.REQ.HEADER(\""
+       << header << "\").TYPECAST_IP_ADDRESS_AT'"
+       << (rule == CrdLowerTierAppliance::ALL    ? " -redirect CACHE"
+           : rule == CrdLowerTierAppliance::NONE ? " -redirect ORIGIN"
+                                                 : "")
+       << (NS::GetAttribute<BooleanValue>(helper, "ServerConnectionReuse") ? "" : " -reuse OFF")
+       << "\nbind cr vserver CR-1 -lbvserver LB-CACHES\n";
+    return Normalized(os.str(), "crd-lower-" + t.lowerNames[j]);
+}
+
+void
+CrdConfig::WriteFiles(Ptr<CrdTopologyHelper> helper, const CrdTopology& t, const std::string& dir)
+{
+    std::filesystem::create_directories(dir);
+    for (uint32_t i = 0; i < t.upperNames.size(); ++i)
+    {
+        std::ofstream(dir + "/crd-upper-" + t.upperNames[i] + ".ns.conf")
+            << PrintUpper(helper, t, i);
+    }
+    for (uint32_t j = 0; j < t.lowerNames.size(); ++j)
+    {
+        std::ofstream(dir + "/crd-lower-" + t.lowerNames[j] + ".ns.conf")
+            << PrintLower(helper, t, j);
+    }
+}
+
+} // namespace ns3
