@@ -202,6 +202,16 @@ ReadUpper(const std::string& file, const AdcConfigStore& s)
                      ": the lower appliances are 'ANY *' "
                      "services at an IPv4 address");
         }
+        if (svc->GetUseProxyPort())
+        {
+            // The seed's upper tier leaves the client's source port as it came (MAC-based
+            // forwarding changes only the destination MAC), which -useproxyport NO says; a
+            // proxy port on the way to the lower tier would break the port-range PBR return.
+            Fail(file,
+                 "service " + svc->GetName() +
+                     ": -useproxyport YES (the default) is not modelled: the upper tier keeps "
+                     "the client's source port; allowed: -useproxyport NO");
+        }
     }
     u.monitor = CommonMonitor(file, u.services);
     if (u.monitor && NS::GetAttribute<UintegerValue>(u.monitor, "DestinationPort") != 80)

@@ -5,6 +5,7 @@
 #include "crd-route-plan.h"
 
 #include "ns3/adc-stack-helper.h"
+#include "ns3/boolean.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 
@@ -134,6 +135,9 @@ CrdRoutePlan::BalanceOverLowerTier(CrdTopology& t,
     {
         hop.service = CreateObject<AdcService>();
         hop.service->Configure(hop.name, hop.gateway, "HTTP", kHttpPort);
+        // The seed's 'add service L2NS1 ... ANY * -useproxyport NO': MAC-based forwarding
+        // keeps the client's source port (the lower tier's port-range PBR depends on it).
+        hop.service->SetAttribute("UseProxyPort", BooleanValue(false));
         services.push_back(hop.service);
     }
     t.lowerTierServices.push_back(services);

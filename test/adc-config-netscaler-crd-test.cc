@@ -468,6 +468,7 @@ TEST(CrdConfig, UnmodelledSettingsAreErrors)
         {"crd-upper-L1NS1.ns.conf", "apply ns pbrs", "", "apply ns pbrs"},
         {"crd-upper-L1NS1.ns.conf", " -sessionless ENABLED", "", "-sessionless ENABLED"},
         {"crd-lower-L2NS3.ns.conf", "set ns hostName L2NS3", "set ns hostName L2NS9", "L2NS9"},
+        {"crd-upper-L1NS1.ns.conf", " -useproxyport NO", "", "-useproxyport NO"},
     };
     for (const Case& c : cases)
     {
