@@ -386,3 +386,37 @@ TEST_F(CrdCacheability, ViaMarksForwardedRequestsAndRecognisesTheMissComingBack)
     EXPECT_EQ(decision.size(), 2U);
     EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(2)));
 }
+
+// REQ: CRD-11 (-via ON marks both directions; -via OFF neither: NetScaler's -via setting, "insert
+// a Via header in each HTTP request" and response, RFC 9110 section 7.6.3)
+TEST_F(CrdCacheability, ViaOffLeavesRequestsAndResponsesWithoutTheTiersEntry)
+{
+    for (bool via : {true, false})
+    {
+        SCOPED_TRACE(via ? "-via ON" : "-via OFF");
+        originRequests.clear();
+        Ptr<CrdTopologyHelper> h = CreateObject<CrdTopologyHelper>();
+        Build(h);
+        for (const auto& a : topo.lowerApps)
+        {
+            a->SetAttribute("Via", BooleanValue(via));
+        }
+        Ptr<AdcHttpClient> plain = Client("GET", {});
+        std::vector<std::string> paths;
+        plain->TraceConnectWithoutContext(
+            "RequestDone",
+            Callback<void, const AdcRequestRecord&>(
+                [&paths](const AdcRequestRecord& r) { paths.push_back(r.path); }));
+        IssueAt(plain, 2.0, "/obj/8?x=1"); // a bypass: lower L -> origin and back
+        Run();
+        ASSERT_EQ(originRequests.size(), 1U);
+        ASSERT_EQ(paths.size(), 1U);
+        const std::string requestVia = originRequests[0].GetHeader("Via").value_or("");
+        EXPECT_EQ(requestVia.find("L2NS") != std::string::npos, via) << requestVia;
+        EXPECT_EQ(paths[0].find("L2NS") != std::string::npos, via) << paths[0];
+        EXPECT_TRUE(AdcExpectAccounting(clients, Expect::Completed(1)));
+        clients.clear();
+        topo = CrdTopology();
+        Simulator::Destroy();
+    }
+}

@@ -493,6 +493,7 @@ CrdLowerTierAppliance::StartApplication()
     // failure reasons stay comparable).
     m_engine->SetAttribute("ResponseTimeoutStatus", UintegerValue(502));
     m_engine->SetAttribute("ServerConnectionReuse", BooleanValue(m_reuse));
+    m_engine->SetAttribute("ResponseVia", BooleanValue(m_via)); // -via covers both directions
     m_engine->Start(GetNode());
 }
 

@@ -409,14 +409,17 @@ AdcProxyEngine::RelayPieces(Back& b, Front& f)
 void
 AdcProxyEngine::RelayHead(Back& b, Front& f, AdcHttpMessage head)
 {
-    // Via: this proxy appends itself after any earlier ones.
-    std::string via;
-    for (const std::string& v : head.GetHeaders("Via"))
+    // Via: this proxy appends itself after any earlier ones (unless ResponseVia is off).
+    if (m_responseVia)
     {
-        via += (via.empty() ? "" : ", ") + v;
+        std::string via;
+        for (const std::string& v : head.GetHeaders("Via"))
+        {
+            via += (via.empty() ? "" : ", ") + v;
+        }
+        via += (via.empty() ? "" : ", ") + std::string("1.1 ") + m_name;
+        head.SetHeader("Via", via);
     }
-    via += (via.empty() ? "" : ", ") + std::string("1.1 ") + m_name;
-    head.SetHeader("Via", via);
     // Connection is hop-by-hop: the server's answered our request, not the client's.
     head.RemoveHeader("Keep-Alive");
     if (!f.keepAlive)

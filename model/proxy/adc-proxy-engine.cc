@@ -40,6 +40,13 @@ AdcProxyEngine::GetTypeId()
                           StringValue("ADC"),
                           MakeStringAccessor(&AdcProxyEngine::m_name),
                           MakeStringChecker())
+            .AddAttribute("ResponseVia",
+                          "Append \"1.1 <Name>\" to the Via header of the responses it relays "
+                          "(RFC 9110 section 7.6.3; NetScaler's -via ON). Off: responses keep "
+                          "the Via they came with.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AdcProxyEngine::m_responseVia),
+                          MakeBooleanChecker())
             .AddAttribute("ServicePort",
                           "TCP port listened on for any address (intercepted traffic included).",
                           UintegerValue(80),

@@ -414,6 +414,7 @@ class AdcProxyEngine : public Object
 
     // attributes
     std::string m_name;          //!< Name (Via, Server)
+    bool m_responseVia{true};    //!< ResponseVia
     uint16_t m_servicePort;      //!< ServicePort
     uint32_t m_maxPipelined;     //!< MaxPipelined
     uint32_t m_window;           //!< RelayWindow
@@ -438,17 +439,17 @@ class AdcProxyEngine : public Object
     uint64_t m_nextId;                         //!< next connection id (from 1)
     bool m_quiet;                              //!< stopping quietly: no traces, no packets
 
-    uint64_t m_requests;         //!< see GetRequests
-    uint64_t m_relayedCount;     //!< see GetResponsesRelayed
-    uint64_t m_failures;         //!< see GetServerFailures
-    uint64_t m_drops;            //!< see GetDrops
-    uint64_t m_opened;           //!< see GetServerConnectionsOpened
-    uint64_t m_reused;           //!< see GetServerConnectionsReused
-    uint64_t m_peakQueue;        //!< see GetPeakQueuedBytes
-    uint32_t m_peakPipelined;    //!< see GetPeakPipelined
-    uint64_t m_tlsHandshakes{0}; //!< see GetTlsHandshakes
-    uint64_t m_tlsResumed{0};    //!< see GetTlsResumed
-    uint64_t m_tlsFailures{0};   //!< see GetTlsFailures
+    uint64_t m_requests;           //!< see GetRequests
+    uint64_t m_relayedCount;       //!< see GetResponsesRelayed
+    uint64_t m_failures;           //!< see GetServerFailures
+    uint64_t m_drops;              //!< see GetDrops
+    uint64_t m_opened;             //!< see GetServerConnectionsOpened
+    uint64_t m_reused;             //!< see GetServerConnectionsReused
+    uint64_t m_peakQueue;          //!< see GetPeakQueuedBytes
+    uint32_t m_peakPipelined;      //!< see GetPeakPipelined
+    uint64_t m_tlsHandshakes{0};   //!< see GetTlsHandshakes
+    uint64_t m_tlsResumed{0};      //!< see GetTlsResumed
+    uint64_t m_tlsFailures{0};     //!< see GetTlsFailures
     AdcTlsSessionCache m_tlsCache; //!< the session cache (TlsSessionTimeout)
 
     TracedCallback<const std::string&, const std::string&> m_acceptTrace; //!< "Accept"
