@@ -9,7 +9,7 @@
 #include "ns3/adc-virtual-server.h"
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <sstream>
 
 namespace ns3
@@ -129,20 +129,52 @@ AdcCrVserverConfig::GetTypeId()
     return tid;
 }
 
+namespace
+{
+
+/// \return true when \p s is a non-empty RFC 9110 token
+bool
+IsToken(const std::string& s)
+{
+    static const std::string extra = "!#$%&'*+.^_`|~-";
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || extra.find(c) != std::string::npos;
+    });
+}
+
+/// \return \p s in upper case (ASCII)
+std::string
+Upper(std::string s)
+{
+    for (char& c : s)
+    {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return s;
+}
+
+} // namespace
+
 std::string
 AdcCrVserverConfig::HeaderOfSrcIpExpr(const std::string& expr)
 {
-    // A header name (RFC 9110 token), or the default-syntax expression reading it.
-    static const std::regex token("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-    static const std::regex header(
-        "HTTP\\.REQ\\.HEADER\\(\"([!#$%&'*+.^_`|~0-9A-Za-z-]+)\"\\)(\\.TYPECAST_IP_ADDRESS_AT)?",
-        std::regex::icase);
-    std::smatch m;
-    if (std::regex_match(expr, m, header))
+    // A header name (RFC 9110 token), or the default-syntax expression reading it:
+    // HTTP.REQ.HEADER("<token>") with an optional .TYPECAST_IP_ADDRESS_AT, any case.
+    static const std::string open = "HTTP.REQ.HEADER(\"";
+    static const std::string typecast = ".TYPECAST_IP_ADDRESS_AT";
+    const std::string up = Upper(expr);
+    if (up.compare(0, open.size(), open) == 0)
     {
-        return m[1];
+        const std::size_t close = expr.find("\")", open.size());
+        if (close == std::string::npos)
+        {
+            return "";
+        }
+        const std::string name = expr.substr(open.size(), close - open.size());
+        const std::string rest = up.substr(close + 2);
+        return IsToken(name) && (rest.empty() || rest == typecast) ? name : "";
     }
-    return std::regex_match(expr, token) && expr.find('.') == std::string::npos ? expr : "";
+    return IsToken(expr) && expr.find('.') == std::string::npos ? expr : "";
 }
 
 TypeId
