@@ -36,6 +36,7 @@ ADC_SOURCES = [
     'model/config/adc-netscaler-commands.cc',
     'model/config/adc-netscaler-cs-commands.cc',
     'model/config/adc-netscaler-crd-commands.cc',
+    'model/config/adc-netscaler-crd-objects.cc',
     'model/config/adc-netscaler-cs-policy-commands.cc',
     'model/config/adc-netscaler-monitor-commands.cc',
     'model/config/adc-policy-expression-parser.cc',
