@@ -33,6 +33,7 @@ ADC_SOURCES = [
     'model/config/adc-config-reader.cc',
     'model/config/adc-config-store.cc',
     'model/config/adc-ilbadm-commands.cc',
+    'model/config/adc-ilbadm-objects.cc',
     'model/config/adc-netscaler-commands.cc',
     'model/config/adc-netscaler-cs-commands.cc',
     'model/config/adc-netscaler-crd-commands.cc',
