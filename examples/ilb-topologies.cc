@@ -82,7 +82,7 @@ struct Settings
     uint32_t serverPort{0};
     std::string natRange{"10.200.0.1-10.200.0.4"};
     std::string natRange6{"fd00:200::1-fd00:200::4"};
-    std::string natPorts{"1024-65535"};
+    std::string natPorts{"4096-65534"}; // illumos ilb_nat.c
     bool sticky{false};
     uint32_t stickyPrefix{32};
     std::string healthCheck{"TCP"};

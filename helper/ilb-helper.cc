@@ -159,8 +159,10 @@ IlbHelper::GetTypeId()
                           MakeStringAccessor(&IlbHelper::m_natRange6),
                           MakeStringChecker())
             .AddAttribute("NatPorts",
-                          "Full-NAT source ports, \"FIRST-LAST\".",
-                          StringValue("1024-65535"),
+                          "Full-NAT source ports, \"FIRST-LAST\": each (NAT source, server) pair "
+                          "has its own space of them. Default illumos's 4096-65534 "
+                          "(ilb_nat.c NAT_PORT_START, NAT_PORT_SIZE).",
+                          StringValue("4096-65534"),
                           MakeStringAccessor(&IlbHelper::m_natPorts),
                           MakeStringChecker())
             .AddAttribute("IlbIsRouter",

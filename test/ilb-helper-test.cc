@@ -213,7 +213,8 @@ TEST_F(AdcIlbHelperTest, BuildsFullNatTopologyWithNatRangeRoutedToIlb)
     const IlbRule& rule = t.appliance->GetRule(t.rule);
     EXPECT_EQ(rule.natSourceFirst, AdcIpAddress(Ipv4Address("10.200.0.1")));
     EXPECT_EQ(rule.natSourceLast, AdcIpAddress(Ipv4Address("10.200.0.4")));
-    EXPECT_EQ(rule.natPorts, AdcPortRange(1024, 65535));
+    // illumos's Full-NAT port space: NAT_PORT_START 4096, NAT_PORT_SIZE 65535 - 4096 (ilb_nat.c).
+    EXPECT_EQ(rule.natPorts, AdcPortRange(4096, 65534));
 }
 
 TEST_F(AdcIlbHelperTest, IlbIsRouterMakesIlbTheGatewayInDsr)
