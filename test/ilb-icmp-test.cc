@@ -484,6 +484,26 @@ INSTANTIATE_TEST_SUITE_P(FamiliesAndTopologies,
                                     (std::get<1>(i.param) ? "FullNat" : "HalfNat");
                          });
 
+TEST_P(IlbIcmpFamily, AFragmentedEchoRequestToTheVipIsDroppedNotAnswered)
+{
+    // REQ: ILB-01 (illumos ip_input.c drops every fragment going to a VIP, the first one of a
+    // ping too: ILB never answers a fragmented echo request)
+    const bool v6 = GetParam();
+    Topo t = OneConnection(v6, IlbRule::HALF_NAT);
+    // echo request with 3,000 bytes of data: 3,008 bytes of ICMP over a 1,500-byte MTU
+    Bytes echo = {static_cast<uint8_t>(v6 ? 128 : 8), 0, 0, 0, 0x42, 0x42, 0, 9};
+    echo.resize(3008, 0x5a);
+    SetIcmpChecksum(echo, t.clientIp[0], Vip(t));
+    SendIcmp(t.clients.Get(0), Vip(t), echo, Seconds(2));
+    Run(Seconds(3));
+
+    const uint32_t fragments = v6 ? (3008 + 1447) / 1448 : (3008 + 1479) / 1480;
+    EXPECT_TRUE(m_clientIcmp.empty()) << "no echo reply";
+    EXPECT_EQ(t.app->GetRuleCounters(0).icmpEchoProcessed, 0u);
+    EXPECT_EQ(t.app->GetRuleCounters(0).fragmentsDropped, fragments);
+    EXPECT_EQ(m_log.Drops("fragment-unsupported"), fragments);
+}
+
 TEST_P(IlbIcmpFamily, FragmentsToTheVipAreDroppedAndCounted)
 {
     // REQ: ILB-01 (illumos ip_input.c: "We just drop all fragments going to any VIP"; IPv6

@@ -471,6 +471,7 @@ AdcDatapathHook<Family, Self>::RouteInput(Ptr<const Packet> p,
     const int32_t iif = m_ip->GetInterfaceForDevice(idev);
     in.inInterface = iif < 0 ? 0 : static_cast<uint32_t>(iif);
     in.laterFragment = Family::IsLaterFragment(header);
+    in.fragment = Family::IsFragment(header);
     Egress egress(*this, in, idev, header, ucb, lcb);
     return m_datapath->Process(in, egress);
 }

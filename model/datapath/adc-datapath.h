@@ -55,6 +55,9 @@ struct AdcIngress
     /// An IPv4 fragment after the first: the packet does not start with its transport header
     /// (status FRAGMENT says only that the packet is a fragment, first or not).
     bool laterFragment{false};
+    /// An IPv4 fragment of any protocol, first or later (more-fragments set or an offset); for
+    /// TCP and UDP status FRAGMENT says the same.
+    bool fragment{false};
     Ptr<const Packet> packet; //!< the packet (no IP header)
 
     /**

@@ -307,7 +307,7 @@ IlbAppliance::ProcessNoPorts(const AdcIngress& in, AdcEgress& /* egress */)
     // does not give a packet with a Fragment header to ILB at all (ILB_SUPP_L4 fails on next
     // header 44), so it is never balanced; the model drops it the same way, with its reason.
     const bool fragment = in.status == AdcTransportStatus::FRAGMENT ||
-                          (!v6 && in.laterFragment && in.flow.protocol == icmpProtocol) ||
+                          (!v6 && in.fragment && in.flow.protocol == icmpProtocol) ||
                           (v6 && in.status == AdcTransportStatus::NO_PORTS &&
                            in.flow.protocol != icmpProtocol && HasIpv6FragmentHeader(in));
     if (fragment)
