@@ -1,0 +1,213 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc: an authoritative DNS server application (RFC 1035) over UDP and TCP, IPv4 and
+ * IPv6. The SLB example's first step ("the DNS server returns the VIP to the client") and the
+ * base of GSLB's authoritative DNS (ADNS), which overrides Answer() to choose a site.
+ */
+
+#ifndef ADC_DNS_SERVER_H
+#define ADC_DNS_SERVER_H
+
+#include "ns3/adc-dns-message.h"
+#include "ns3/adc-socket-util.h"
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief An authoritative DNS server: static zone data (A, AAAA, and any other record added),
+ * answered over UDP and TCP on "Port" (53), on IPv4 and, when the node has IPv6, on IPv6.
+ *
+ * What it answers, as an authoritative server does (RFC 1035 sections 4.1.1 and 6.2,
+ * RFC 2308 section 2):
+ *  - records for the question's name and type (case-insensitive names, RFC 4343; QTYPE ANY
+ *    takes every type): NOERROR, AA set;
+ *  - a name with records of other types only: NOERROR, AA, an empty answer section (NODATA);
+ *  - a name with no records at all: NXDOMAIN (RCODE 3), AA;
+ *  - a query whose header is readable but whose rest is not a valid message, or with a
+ *    QDCOUNT other than 1: FORMERR (RCODE 1), no question echoed when it did not parse;
+ *  - an Opcode other than QUERY: NOTIMP; a QCLASS other than IN (or ANY): REFUSED.
+ * Datagrams shorter than the 12-byte header and messages with QR set (responses) are dropped
+ * with a traced reason, as servers do (answering a response could loop).
+ *
+ * UDP responses above "MaxUdpPayload" (512, RFC 1035 section 4.2.1; no EDNS) are truncated
+ * by AdcDnsMessage::SerializeTruncated, which sets TC when answers are cut: the client then
+ * asks again over TCP. TCP (RFC 1035 section 4.2.2, RFC 7766) frames each message with a
+ * two-byte length; several queries may be pipelined on one connection and each is answered
+ * in order. A TCP stream error (a frame shorter than the header) drops the frame with a
+ * reason and closes the connection.
+ *
+ * Extension: Answer() is the virtual hook that chooses the answer records (GSLB overrides it
+ * to pick a site by RTT); HasName() decides NXDOMAIN versus NODATA when it returns nothing.
+ */
+class AdcDnsServer : public Application
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    AdcDnsServer();
+    ~AdcDnsServer() override;
+
+    /**
+     * \brief Signature of the "Query" trace: a well-formed query was received.
+     * \param from the client (InetSocketAddress or Inet6SocketAddress)
+     * \param question its question
+     */
+    typedef void (*QueryTracedCallback)(const Address& from, const AdcDnsQuestion& question);
+
+    /**
+     * \brief Signature of the "Response" trace: a response was sent.
+     * \param to the client
+     * \param response the message as sent (after truncation, for UDP)
+     */
+    typedef void (*ResponseTracedCallback)(const Address& to, const AdcDnsMessage& response);
+
+    /**
+     * \brief Signature of the "Drop" trace: bytes were discarded unanswered.
+     * \param packet the datagram, or one TCP frame's message
+     * \param reason why
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+
+    /**
+     * \brief Add a record to the static zone data.
+     * \param rr the record (A and AAAA are what clients ask for; any type is served)
+     * \throws AdcConfigError when its owner name is not a valid domain name
+     */
+    void AddRecord(const AdcDnsResourceRecord& rr);
+
+    /// \return the records of the static zone, in the order added
+    const std::vector<AdcDnsResourceRecord>& GetRecords() const;
+
+    /// \return well-formed queries received (UDP and TCP)
+    uint64_t GetQueries() const;
+    /// \param rcode an RCODE (0..15) \return responses sent with it
+    uint64_t GetResponses(uint8_t rcode) const;
+    /// \return responses sent over UDP with TC set
+    uint64_t GetTruncated() const;
+    /// \return messages dropped unanswered (each with a traced reason)
+    uint64_t GetDrops() const;
+    /// \return TCP connections accepted
+    uint64_t GetTcpConnections() const;
+
+  protected:
+    void DoDispose() override;
+
+    /**
+     * \brief Choose the answer records for a question (the GSLB extension point).
+     *
+     * Called for every well-formed QUERY of class IN (or ANY). The default looks up the static
+     * records: those whose owner is \p q's name (ignoring case) and whose type is QTYPE (every
+     * type for ANY), each returned with the question's name as owner.
+     * \param q the question
+     * \param from the client (the LDNS, for an ADNS)
+     * \return the answer section (empty: NODATA or NXDOMAIN, as HasName() says)
+     */
+    virtual std::vector<AdcDnsResourceRecord> Answer(const AdcDnsQuestion& q, const Address& from);
+
+    /**
+     * \param name a name in text form
+     * \return true when the zone has records of some type for \p name (an empty answer is then
+     *         NODATA rather than NXDOMAIN)
+     */
+    virtual bool HasName(const std::string& name) const;
+
+  private:
+    /// One accepted TCP connection.
+    struct TcpConnection
+    {
+        Address peer;           //!< the client
+        AdcDnsTcpFramer framer; //!< reassembles its queries
+        AdcTxQueue tx;          //!< responses waiting for room
+        bool peerClosed{false}; //!< the client sent FIN: close once tx is empty
+    };
+
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// \param bytes "MaxUdpPayload"; throws AdcConfigError outside 512..65535
+    void SetMaxUdpPayload(uint32_t bytes);
+    /// \return "MaxUdpPayload"
+    uint32_t GetMaxUdpPayload() const;
+    /// Open a UDP socket and a listening TCP socket on \p local (ANY address of one family).
+    void OpenSockets(const Address& local);
+    /// Read every datagram waiting on \p s.
+    void HandleUdpRead(Ptr<Socket> s);
+    /// Accept a TCP connection.
+    void HandleAccept(Ptr<Socket> s, const Address& from);
+    /// Read TCP bytes of a connection.
+    void HandleTcpRead(Ptr<Socket> s);
+    /// Room in a connection's transmit buffer.
+    void HandleTcpSend(Ptr<Socket> s, uint32_t available);
+    /// The client closed its side: close ours once the responses are handed to TCP.
+    void HandleTcpPeerClose(Ptr<Socket> s);
+    /// A connection was reset: forget it.
+    void HandleTcpError(Ptr<Socket> s);
+    /// Hand queued responses of \p s to TCP; close after the client's FIN once all are out.
+    void FlushTcp(Ptr<Socket> s);
+
+    /**
+     * \brief Decide the response to one message.
+     * \param bytes the message
+     * \param from the client
+     * \param tcp whether it came over TCP
+     * \return the response, or nothing when the message is dropped
+     */
+    std::optional<AdcDnsMessage> Respond(const std::vector<uint8_t>& bytes,
+                                         const Address& from,
+                                         bool tcp);
+    /// \return the response to a parsed query
+    AdcDnsMessage Decide(const AdcDnsMessage& query, const Address& from);
+    /**
+     * \brief Write a response, truncated for UDP (counted); a response that cannot be written
+     * becomes SERVFAIL. \p response is updated to what is sent.
+     * \param response the response
+     * \param udp whether it goes in a UDP datagram
+     * \return its bytes (no TCP length prefix)
+     */
+    std::vector<uint8_t> Encode(AdcDnsMessage& response, bool udp);
+    /// Count and trace a response being sent.
+    void NoteResponse(const Address& to, const AdcDnsMessage& response);
+    /// Count and trace a drop.
+    void NoteDrop(const std::vector<uint8_t>& bytes, const std::string& reason);
+    /// \return a name's lookup key (canonical, lower case), or "" when it is malformed
+    static std::string Key(const std::string& name);
+
+    uint16_t m_port{AdcDnsMessage::kDnsPort};                                     //!< "Port"
+    uint32_t m_maxUdpPayload{static_cast<uint32_t>(AdcDnsMessage::kMaxUdpBytes)}; //!< attr
+
+    std::vector<AdcDnsResourceRecord> m_records;      //!< static zone, in order added
+    std::multimap<std::string, std::size_t> m_byName; //!< lookup key -> m_records index
+    std::vector<Ptr<Socket>> m_udp;                   //!< one per family
+    std::vector<Ptr<Socket>> m_listen;                //!< one per family
+    std::map<Ptr<Socket>, TcpConnection> m_tcp;       //!< open connections
+
+    uint64_t m_queries{0};               //!< well-formed queries
+    std::array<uint64_t, 16> m_rcodes{}; //!< responses per RCODE
+    uint64_t m_truncated{0};             //!< UDP responses with TC
+    uint64_t m_drops{0};                 //!< dropped messages
+    uint64_t m_tcpConnections{0};        //!< accepted connections
+
+    TracedCallback<const Address&, const AdcDnsQuestion&> m_queryTrace;   //!< "Query"
+    TracedCallback<const Address&, const AdcDnsMessage&> m_responseTrace; //!< "Response"
+    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;    //!< "Drop"
+};
+
+} // namespace ns3
+
+#endif /* ADC_DNS_SERVER_H */
