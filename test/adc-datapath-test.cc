@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Tests of the shared datapath (AdcDatapath, its IPv4 and IPv6 hooks, AdcPacketRewrite): each
- * verdict (PASS, FORWARD, REWRITE, ENCAPSULATE, DELIVER_LOCAL, DROP) carried out on IPv4 and on
- * IPv6 through a tiny topology, with the header fields read where the packet arrives (the far
- * node's IP "Rx" trace, parsed here) and sockets that accept it only with right checksums;
+ * verdict (PASS, FORWARD, REWRITE, ENCAPSULATE, DECAPSULATE, DELIVER_LOCAL, DROP) carried out on
+ * IPv4 and on IPv6 through a tiny topology, with the header fields read where the packet arrives
+ * (the far node's IP "Rx" trace, parsed here) and sockets that accept it only with right checksums;
  * truncated, malformed and fragmented transport headers dropped with their reasons; Install's
  * aggregation (GetObject finds the datapath, one of each kind per node, a node without list
  * routing refused). The ILB aggregated to its node and balancing with nothing but its nodes
@@ -553,6 +553,131 @@ TEST_P(AdcDatapathTest, EncapsulateCrossesToTheOuterDestinationsFamily)
     const IpFields in = PopIp(p);
     EXPECT_EQ(in.src, m_addr["C"]);
     EXPECT_EQ(in.dst, m_vip);
+}
+
+/**
+ * \brief A UDP datagram C -> B (the test's family, checksums right) of kPayload bytes behind a
+ * kShimTag shim, as the bytes of an outer IP payload.
+ * \param src the inner source \param dst the inner destination
+ * \return the shim and the inner datagram
+ */
+std::vector<uint8_t>
+ShimmedDatagram(const AdcIpAddress& src, const AdcIpAddress& dst)
+{
+    Ptr<Packet> p = Create<Packet>(kPayload);
+    UdpHeader udp;
+    udp.SetSourcePort(kClientPort);
+    udp.SetDestinationPort(kPort);
+    udp.EnableChecksums();
+    if (src.IsV4())
+    {
+        udp.InitializeChecksum(src.GetIpv4(), dst.GetIpv4(), AdcFlowKey::PROTO_UDP);
+        p->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(src.GetIpv4());
+        ip.SetDestination(dst.GetIpv4());
+        ip.SetProtocol(AdcFlowKey::PROTO_UDP);
+        ip.SetPayloadSize(p->GetSize());
+        ip.SetTtl(64);
+        ip.EnableChecksum();
+        p->AddHeader(ip);
+    }
+    else
+    {
+        udp.InitializeChecksum(src.GetIpv6(), dst.GetIpv6(), AdcFlowKey::PROTO_UDP);
+        p->AddHeader(udp);
+        Ipv6Header ip;
+        ip.SetSource(src.GetIpv6());
+        ip.SetDestination(dst.GetIpv6());
+        ip.SetNextHeader(AdcFlowKey::PROTO_UDP);
+        ip.SetPayloadLength(p->GetSize());
+        ip.SetHopLimit(64);
+        p->AddHeader(ip);
+    }
+    TestShimHeader shim;
+    shim.tag = kShimTag;
+    p->AddHeader(shim);
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    return bytes;
+}
+
+/**
+ * \brief Send \p bytes from C to the IPv4 VIP (routed through M) as an IPv4 packet of the
+ * test's shim protocol, at \p at.
+ * \param c the client \param bytes the payload \param at when \param keep keeps the socket
+ */
+void
+SendShimFromC(Ptr<Node> c,
+              const std::vector<uint8_t>& bytes,
+              Time at,
+              std::vector<Ptr<Socket>>& keep)
+{
+    Ptr<Socket> s = Socket::CreateSocket(c, Ipv4RawSocketFactory::GetTypeId());
+    s->SetAttribute("Protocol", UintegerValue(kShimProtocol));
+    const Address to = InetSocketAddress(kVip4.GetIpv4(), 0);
+    Simulator::Schedule(at, [s, bytes, to] {
+        s->SendTo(Create<Packet>(bytes.data(), bytes.size()), 0, to);
+    });
+    keep.push_back(s);
+}
+
+// REQ: SLB-06 (the host decapsulates), SLB-13 (IPv4 in IPv4 and IPv6 in IPv4)
+TEST_P(AdcDatapathTest, DecapsulateHandsTheInnerDatagramBackToTheNodeOnTheSameDevice)
+{
+    // The outer packet (IPv4, to the VIP that M routes elsewhere) is stripped of its header and
+    // the 4-byte shim; the inner datagram to B re-enters M and meets the datapath again.
+    m_dp->decide = [](const AdcIngress& in) {
+        return in.flow.protocol == kShimProtocol ? AdcVerdict::Decapsulate(4) : AdcVerdict::Pass();
+    };
+    Listen(m_b, "B", kPort);
+    SendShimFromC(m_c, ShimmedDatagram(m_addr["C"], m_addr["B"]), Seconds(1), m_sockets);
+    Run();
+
+    EXPECT_EQ(m_dp->failures, std::vector<std::string>{""});
+    // Seen again as the inner UDP datagram, on the interface the outer packet came in on (1:
+    // the left link), and then routed by M's static routes to B, where the checksums were right.
+    ASSERT_EQ(m_dp->seen.size(), 1U);
+    EXPECT_EQ(m_dp->seen[0].flow,
+              AdcFlowKey(m_addr["C"], m_addr["B"], kClientPort, kPort, AdcFlowKey::PROTO_UDP));
+    EXPECT_EQ(m_dp->seen[0].inInterface, 1U);
+    ASSERT_EQ(m_accepted.size(), 1U);
+    EXPECT_EQ(m_accepted[0].at, "B");
+    EXPECT_EQ(m_accepted[0].src, m_addr["C"]);
+    EXPECT_EQ(m_accepted[0].srcPort, kClientPort);
+    const std::vector<Ptr<Packet>> atB = ArrivalsAt("B", AdcFlowKey::PROTO_UDP);
+    ASSERT_EQ(atB.size(), 1U);
+    Ptr<Packet> p = atB[0];
+    const IpFields in = PopIp(p);
+    EXPECT_EQ(in.ttl, 63); // M forwarded the inner datagram once
+    EXPECT_EQ(p->GetSize(), 8 + kPayload);
+    EXPECT_TRUE(ArrivalsAt("A", kShimProtocol).empty());
+    EXPECT_TRUE(ArrivalsAt("B", kShimProtocol).empty());
+}
+
+// REQ: CORE-02 (nothing lost silently), SLB-06
+TEST_P(AdcDatapathTest, DecapsulateRefusesWhatHasNoInnerDatagram)
+{
+    // Stripping the whole payload leaves nothing; stripping 2 bytes leaves a "version" of 0xa.
+    m_dp->decide = [](const AdcIngress& in) {
+        if (in.flow.protocol != kShimProtocol)
+        {
+            return AdcVerdict::Pass();
+        }
+        return AdcVerdict::Decapsulate(in.packet->GetSize() == 10 ? 10 : 2);
+    };
+    SendShimFromC(m_c, std::vector<uint8_t>(10, 0x00), Seconds(1), m_sockets);
+    SendShimFromC(m_c,
+                  std::vector<uint8_t>{0xad, 0xc0, 0xaa, 0xbb, 0, 0, 0, 0},
+                  Seconds(2),
+                  m_sockets);
+    Run();
+
+    EXPECT_EQ(m_dp->failures,
+              (std::vector<std::string>{"decapsulate-truncated", "decapsulate-inner-version"}));
+    EXPECT_EQ(m_drops.size(), 2U);
+    EXPECT_TRUE(m_dp->seen.empty());
+    EXPECT_TRUE(ArrivalsAt("B", AdcFlowKey::PROTO_UDP).empty());
 }
 
 // REQ: CRD-11 (an appliance intercepts traffic addressed elsewhere), SLB-13

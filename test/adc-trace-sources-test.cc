@@ -11,9 +11,13 @@
  *    source cannot be added without being checked.
  */
 
+#include "ns3/adc-bgp-speaker.h"
 #include "ns3/adc-connection-table.h"
 #include "ns3/adc-datapath.h"
+#include "ns3/adc-dns-resolver.h"
+#include "ns3/adc-dns-server.h"
 #include "ns3/adc-ecmp-routing.h"
+#include "ns3/adc-ecmp-routing6.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
@@ -38,6 +42,10 @@
 #include "ns3/cs-virtual-server.h"
 #include "ns3/ilb-appliance.h"
 #include "ns3/network-module.h"
+#include "ns3/slb-host-agent.h"
+#include "ns3/slb-host-switch.h"
+#include "ns3/slb-manager.h"
+#include "ns3/slb-mux.h"
 
 #include <functional>
 #include <gtest/gtest.h>
@@ -212,6 +220,17 @@ AllCases()
                   AccessLogTracedCallback),
         ADC_TRACE(AdcHttpServer, AdcHttpServer, "Tx", Packet, TracedCallback),
         ADC_TRACE(AdcHttpServer, AdcHttpServer, "Drop", AdcHttpServer, DropTracedCallback),
+        ADC_TRACE(AdcDnsServer, AdcDnsServer, "Query", AdcDnsServer, QueryTracedCallback),
+        ADC_TRACE(AdcDnsServer, AdcDnsServer, "Response", AdcDnsServer, ResponseTracedCallback),
+        ADC_TRACE(AdcDnsServer, AdcDnsServer, "Drop", AdcDnsServer, DropTracedCallback),
+        ADC_TRACE(AdcDnsResolver,
+                  AdcDnsResolver,
+                  "QuerySent",
+                  AdcDnsResolver,
+                  QuerySentTracedCallback),
+        ADC_TRACE(AdcDnsResolver, AdcDnsResolver, "Answer", AdcDnsResolver, AnswerTracedCallback),
+        ADC_TRACE(AdcDnsResolver, AdcDnsResolver, "Failure", AdcDnsResolver, FailureTracedCallback),
+        ADC_TRACE(AdcDnsResolver, AdcDnsResolver, "Drop", AdcDnsResolver, DropTracedCallback),
         ADC_TRACE(AdcHttpServer,
                   AdcHttpServer,
                   "Connection",
@@ -254,7 +273,11 @@ AllCases()
                   "Decision",
                   CrdLowerTierAppliance,
                   DecisionTracedCallback),
-        ADC_TRACE(CrdLowerTierAppliance, CrdLowerTierAppliance, "Bypass", CrdLowerTierAppliance, BypassTracedCallback),
+        ADC_TRACE(CrdLowerTierAppliance,
+                  CrdLowerTierAppliance,
+                  "Bypass",
+                  CrdLowerTierAppliance,
+                  BypassTracedCallback),
         ADC_TRACE(CrdLowerTierAppliance,
                   CrdLowerTierAppliance,
                   "Intercept",
@@ -289,6 +312,26 @@ AllCases()
         ADC_TRACE(IlbAppliance, IlbAppliance, "Rewrite", IlbAppliance, RewriteTracedCallback),
         // IlbAppliance's drops are its datapath's: AdcDatapath declares "Drop".
         ADC_TRACE(AdcDatapath, IlbAppliance, "Drop", AdcDatapath, DropTracedCallback),
+        ADC_TRACE(SlbMux, SlbMux, "DipChoice", SlbMux, DipChoiceTracedCallback),
+        ADC_TRACE(SlbMux, SlbMux, "Encapsulate", SlbMux, EncapsulateTracedCallback),
+        ADC_TRACE(SlbMux, SlbMux, "FastpathRedirect", SlbMux, FastpathRedirectTracedCallback),
+        ADC_TRACE(AdcDatapath, SlbMux, "Drop", AdcDatapath, DropTracedCallback),
+        ADC_TRACE(SlbHostSwitch,
+                  SlbHostSwitch,
+                  "Decapsulate",
+                  SlbHostSwitch,
+                  DecapsulateTracedCallback),
+        ADC_TRACE(SlbHostSwitch, SlbHostSwitch, "HostNat", SlbHostSwitch, HostNatTracedCallback),
+        ADC_TRACE(SlbHostSwitch, SlbHostSwitch, "Fastpath", SlbHostSwitch, FastpathTracedCallback),
+        ADC_TRACE(SlbHostSwitch, SlbHostSwitch, "MssClamp", SlbHostSwitch, MssClampTracedCallback),
+        ADC_TRACE(AdcDatapath, SlbHostSwitch, "Drop", AdcDatapath, DropTracedCallback),
+        ADC_TRACE(SlbManager, SlbManager, "PolicyPush", SlbManager, PolicyPushTracedCallback),
+        ADC_TRACE(SlbManager, SlbManager, "HealthChange", SlbManager, HealthChangeTracedCallback),
+        ADC_TRACE(SlbHostAgent,
+                  SlbHostAgent,
+                  "PolicyUpdate",
+                  SlbHostAgent,
+                  PolicyUpdateTracedCallback),
         ADC_TRACE(IlbAppliance,
                   IlbAppliance,
                   "NatExhausted",
@@ -306,11 +349,39 @@ AllCases()
         ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Relayed", AdcUdpRelay, RelayedTracedCallback),
         ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Dropped", AdcUdpRelay, DroppedTracedCallback),
         ADC_TRACE(AdcUdpRelay, AdcUdpRelay, "Closed", AdcUdpRelay, ClosedTracedCallback),
+        ADC_TRACE(AdcBgpSpeaker,
+                  AdcBgpSpeaker,
+                  "SessionState",
+                  AdcBgpSpeaker,
+                  SessionStateTracedCallback),
+        ADC_TRACE(AdcBgpSpeaker, AdcBgpSpeaker, "Message", AdcBgpSpeaker, MessageTracedCallback),
+        ADC_TRACE(AdcBgpSpeaker,
+                  AdcBgpSpeaker,
+                  "RouteChange",
+                  AdcBgpSpeaker,
+                  RouteChangeTracedCallback),
+        ADC_TRACE(AdcBgpSpeaker,
+                  AdcBgpSpeaker,
+                  "Notification",
+                  AdcBgpSpeaker,
+                  NotificationTracedCallback),
+        ADC_TRACE(AdcBgpSpeaker, AdcBgpSpeaker, "Drop", AdcBgpSpeaker, DropTracedCallback),
+        ADC_TRACE(AdcEcmpRouting, AdcEcmpRouting, "NextHop", AdcEcmpRouting, NextHopTracedCallback),
         ADC_TRACE(AdcEcmpRouting,
                   AdcEcmpRouting,
-                  "NextHop",
+                  "RouteChange",
                   AdcEcmpRouting,
+                  RouteChangeTracedCallback),
+        ADC_TRACE(AdcEcmpRouting6,
+                  AdcEcmpRouting6,
+                  "NextHop",
+                  AdcEcmpRouting6,
                   NextHopTracedCallback),
+        ADC_TRACE(AdcEcmpRouting6,
+                  AdcEcmpRouting6,
+                  "RouteChange",
+                  AdcEcmpRouting6,
+                  RouteChangeTracedCallback),
         ADC_TRACE(AdcProxyEngine, AdcProxyEngine, "Accept", AdcProxyEngine, AcceptTracedCallback),
         ADC_TRACE(AdcProxyEngine,
                   AdcProxyEngine,

@@ -2,7 +2,7 @@
 """Check that a pcap written by an experiment decodes as the real protocols in Wireshark.
 
 Usage: check-pcap-decode.py PCAP FILTER[=MIN] [FILTER[=MIN] ...]
-PCAP may be a glob pattern: the first file matching it (in sorted order) is read.
+PCAP may be a glob pattern: every file matching it is read and the counts are summed.
 With --check-checksums (first argument), tshark validates IPv4, TCP and UDP checksums, so
 "tcp.checksum.status == 0" counts bad TCP checksums and "tcp.checksum.status == 2" unverified
 ones (the latter should be none when the simulation computed checksums).
@@ -19,11 +19,14 @@ import sys
 CHECKSUM_OPTIONS = []
 
 
-def count(pcap, display_filter):
-    out = subprocess.run(["tshark", "-n", *CHECKSUM_OPTIONS, "-r", pcap, "-Y", display_filter,
-                          "-T", "fields", "-e", "frame.number"],
-                         check=True, capture_output=True, text=True)
-    return len([line for line in out.stdout.splitlines() if line.strip()])
+def count(pcaps, display_filter):
+    total = 0
+    for pcap in pcaps:
+        out = subprocess.run(["tshark", "-n", *CHECKSUM_OPTIONS, "-r", pcap, "-Y", display_filter,
+                              "-T", "fields", "-e", "frame.number"],
+                             check=True, capture_output=True, text=True)
+        total += len([line for line in out.stdout.splitlines() if line.strip()])
+    return total
 
 
 def main():
@@ -42,8 +45,8 @@ def main():
     if not matches:
         print(f"no pcap file matches {args[0]}")
         return 1
-    pcap, checks = matches[0], args[1:]
-    print(f"reading {pcap}")
+    pcap, checks = matches, args[1:]
+    print(f"reading {', '.join(matches)}")
     failed = False
     default_checks = ["_ws.malformed=0=max", "tcp.checksum.status == 0=0=max"]
     if CHECKSUM_OPTIONS:

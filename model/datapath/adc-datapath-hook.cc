@@ -4,8 +4,10 @@
 
 #include "adc-datapath-hook.h"
 
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4.h"
+#include "ns3/ipv6-l3-protocol.h"
 #include "ns3/ipv6-list-routing.h"
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
@@ -108,6 +110,33 @@ SendOuter(const Ptr<typename Family::Ip>& ip, Ptr<Packet> datagram, const AdcEnc
     // The appliance originates the outer packet: its IP layer builds the header (default TTL,
     // checksum, identification) and sends it along the route.
     ip->Send(datagram, route->GetSource(), dst, e.protocol, route);
+    return "";
+}
+
+/**
+ * \brief Hand an IP datagram to the node's layer of its family, as received on \p device.
+ * \tparam L3 Ipv4L3Protocol or Ipv6L3Protocol
+ * \param node the node
+ * \param device the input device
+ * \param datagram the datagram, IP header first
+ * \param ethertype 0x0800 or 0x86DD
+ * \return "" or "decapsulate-inner-version" (the node lacks the family on \p device)
+ */
+template <class L3>
+std::string
+Reenter(Ptr<Node> node, Ptr<NetDevice> device, Ptr<Packet> datagram, uint16_t ethertype)
+{
+    Ptr<L3> l3 = node->GetObject<L3>();
+    if (!l3 || l3->GetInterfaceForDevice(device) < 0)
+    {
+        return "decapsulate-inner-version";
+    }
+    l3->Receive(device,
+                datagram,
+                ethertype,
+                device->GetAddress(),
+                device->GetAddress(),
+                NetDevice::PACKET_HOST);
     return "";
 }
 
@@ -257,6 +286,31 @@ AdcHookFamily<V6>::RaiseTtl(Header& header)
 }
 
 template <bool V6>
+typename AdcHookFamily<V6>::Header
+AdcHookFamily<V6>::MakeHeader(const AdcIpAddress& src,
+                              const AdcIpAddress& dst,
+                              uint8_t protocol,
+                              uint32_t payloadBytes)
+{
+    Header h;
+    h.SetSource(Get(src));
+    h.SetDestination(Get(dst));
+    if constexpr (V6)
+    {
+        h.SetNextHeader(protocol);
+        h.SetPayloadLength(static_cast<uint16_t>(payloadBytes));
+        h.SetHopLimit(64);
+    }
+    else
+    {
+        h.SetProtocol(protocol);
+        h.SetPayloadSize(static_cast<uint16_t>(payloadBytes));
+        h.SetTtl(64);
+    }
+    return h;
+}
+
+template <bool V6>
 void
 AdcHookFamily<V6>::Forward(const UnicastForwardCallback& ucb,
                            Ptr<const NetDevice> idev,
@@ -310,7 +364,13 @@ class AdcDatapathHook<Family, Self>::Egress : public AdcEgress
             return "";
         case AdcVerdict::FORWARD:
         case AdcVerdict::REWRITE:
+            if (m_ucb.IsNull())
+            {
+                return "no-forwarding";
+            }
             return m_hook.SendOn(m_in, m_idev, m_header, m_ucb, v);
+        case AdcVerdict::DECAPSULATE:
+            return m_hook.Decapsulate(m_in, m_idev, v.decapBytes);
         case AdcVerdict::ENCAPSULATE:
             return m_hook.SendEncapsulated(m_in, m_header, v.encapsulation);
         case AdcVerdict::DELIVER_LOCAL:
@@ -462,6 +522,35 @@ AdcDatapathHook<Family, Self>::RouteInput(Ptr<const Packet> p,
     {
         return false;
     }
+    return Run(p, header, idev, ucb, lcb);
+}
+
+template <class Family, class Self>
+bool
+AdcDatapathHook<Family, Self>::ProcessLocal(Ptr<const Packet> p,
+                                            const AdcIpAddress& src,
+                                            const AdcIpAddress& dst,
+                                            uint8_t protocol,
+                                            uint32_t interface)
+{
+    NS_LOG_FUNCTION(this << p << src << dst << +protocol << interface);
+    if (!m_datapath || !m_ip || interface >= m_ip->GetNInterfaces() ||
+        src.GetFamily() != Family::FAMILY || dst.GetFamily() != Family::FAMILY)
+    {
+        return false;
+    }
+    const Header header = Family::MakeHeader(src, dst, protocol, p->GetSize());
+    return Run(p, header, m_ip->GetNetDevice(interface), UnicastForwardCallback(), {});
+}
+
+template <class Family, class Self>
+bool
+AdcDatapathHook<Family, Self>::Run(Ptr<const Packet> p,
+                                   const Header& header,
+                                   Ptr<const NetDevice> idev,
+                                   const UnicastForwardCallback& ucb,
+                                   const LocalDeliverCallback& lcb)
+{
     AdcIngress in = AdcIngress::Describe(header.GetSource(),
                                          header.GetDestination(),
                                          Family::NextProtocol(header),
@@ -572,7 +661,7 @@ AdcDatapathHook<Family, Self>::SendOn(const AdcIngress& in,
     }
     Ptr<const Packet> out = in.packet;
     std::string reason;
-    if (rewrite && !(out = AdcRewriteTransport(in.packet, in.flow, after, reason)))
+    if (rewrite && !(out = AdcRewriteTransport(in.packet, in.flow, after, reason, v.clampMss)))
     {
         return reason;
     }
@@ -641,6 +730,42 @@ AdcDatapathHook<Family, Self>::SendEncapsulated(const AdcIngress& in,
         return SendOuter<AdcIpv6HookFamily>(node->GetObject<Ipv6>(), datagram, e);
     }
     return "no-outer-destination";
+}
+
+template <class Family, class Self>
+std::string
+AdcDatapathHook<Family, Self>::Decapsulate(const AdcIngress& in,
+                                           Ptr<const NetDevice> idev,
+                                           uint32_t bytes) const
+{
+    const uint32_t size = in.packet ? in.packet->GetSize() : 0;
+    if (size <= bytes)
+    {
+        return "decapsulate-truncated";
+    }
+    Ptr<Packet> inner = in.packet->CreateFragment(bytes, size - bytes);
+    uint8_t first = 0;
+    inner->CopyData(&first, 1);
+    const uint8_t version = first >> 4;
+    // The IP layers read the whole header without checking its length: never hand them less.
+    const uint32_t headerBytes = version == 4 ? (first & 0x0f) * 4U : 40;
+    if ((version == 4 || version == 6) && (inner->GetSize() < headerBytes || headerBytes < 20))
+    {
+        return "decapsulate-truncated";
+    }
+    Ptr<Node> node = m_ip->template GetObject<Node>();
+    // The non-const device the node's IP layers know (the one the packet came in on).
+    Ptr<NetDevice> device = m_ip->GetNetDevice(in.inInterface);
+    NS_ASSERT(PeekPointer(device) == PeekPointer(idev));
+    switch (version)
+    {
+    case 4:
+        return Reenter<Ipv4L3Protocol>(node, device, inner, Ipv4L3Protocol::PROT_NUMBER);
+    case 6:
+        return Reenter<Ipv6L3Protocol>(node, device, inner, Ipv6L3Protocol::PROT_NUMBER);
+    default:
+        return "decapsulate-inner-version";
+    }
 }
 
 template class AdcDatapathHook<AdcIpv4HookFamily, AdcIpv4DatapathHook>;

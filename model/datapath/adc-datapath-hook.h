@@ -104,6 +104,15 @@ struct AdcHookFamily
     static bool IsFragment(const Header& header);
     /// Raise the TTL (hop limit) by one below 255, so that forwarding's decrement keeps it.
     static void RaiseTtl(Header& header);
+    /**
+     * \param src source \param dst destination \param protocol IP protocol / next header
+     * \param payloadBytes the payload's length
+     * \return an IP header for a packet the node received for itself (ProcessLocal), TTL 64
+     */
+    static Header MakeHeader(const AdcIpAddress& src,
+                             const AdcIpAddress& dst,
+                             uint8_t protocol,
+                             uint32_t payloadBytes);
     /// Hand a packet to the forwarding code (IPv4's does not take the input device).
     static void Forward(const UnicastForwardCallback& ucb,
                         Ptr<const NetDevice> idev,
@@ -170,6 +179,22 @@ class AdcDatapathHook : public Family::Protocol
                              typename Family::InterfaceAddress address) override;
     void PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const override;
 
+    /**
+     * \brief Give the datapath a packet the node received for one of its own addresses
+     * (AdcDatapath::ProcessLocal): no forwarding, no local delivery.
+     * \param p the IP payload
+     * \param src the IP source
+     * \param dst the IP destination
+     * \param protocol the IP protocol
+     * \param interface the node's interface it arrived on
+     * \return what the datapath's Process returned (false for an unknown interface)
+     */
+    bool ProcessLocal(Ptr<const Packet> p,
+                      const AdcIpAddress& src,
+                      const AdcIpAddress& dst,
+                      uint8_t protocol,
+                      uint32_t interface);
+
   protected:
     /// \param ip the node's IP object (SetIpv4 / SetIpv6 of the concrete hook)
     void SetIp(Ptr<typename Family::Ip> ip);
@@ -211,6 +236,28 @@ class AdcDatapathHook : public Family::Protocol
                        const Header& header,
                        const UnicastForwardCallback& ucb,
                        const AdcVerdict& v) const;
+
+    /**
+     * \brief Describe a received packet and have the datapath decide on it.
+     * \param p the packet (no IP header) \param header its IP header \param idev input device
+     * \param ucb forwarding (null: FORWARD and REWRITE refused) \param lcb local delivery
+     * \return what the datapath's Process returned
+     */
+    bool Run(Ptr<const Packet> p,
+             const Header& header,
+             Ptr<const NetDevice> idev,
+             const UnicastForwardCallback& ucb,
+             const LocalDeliverCallback& lcb);
+
+    /**
+     * \brief Strip the outer header and \p bytes, and hand the inner IP datagram to the node's
+     * IPv4 or IPv6 layer as if received on \p idev.
+     * \param in the packet as described (its payload follows the outer IP header)
+     * \param idev the device it arrived on
+     * \param bytes what to strip after the outer IP header
+     * \return "" or why not
+     */
+    std::string Decapsulate(const AdcIngress& in, Ptr<const NetDevice> idev, uint32_t bytes) const;
 
     /**
      * \brief Send the received datagram inside an outer header, from this node.

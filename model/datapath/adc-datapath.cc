@@ -153,6 +153,14 @@ AdcVerdict::Drop(const std::string& reason)
     return v;
 }
 
+AdcVerdict
+AdcVerdict::Decapsulate(uint32_t bytes)
+{
+    AdcVerdict v = Of(DECAPSULATE);
+    v.decapBytes = bytes;
+    return v;
+}
+
 std::string
 AdcVerdict::ActionToString(Action action)
 {
@@ -170,6 +178,8 @@ AdcVerdict::ActionToString(Action action)
         return "DELIVER_LOCAL";
     case DROP:
         return "DROP";
+    case DECAPSULATE:
+        return "DECAPSULATE";
     }
     return "UNKNOWN(" + std::to_string(static_cast<unsigned>(action)) + ")";
 }
@@ -338,6 +348,24 @@ Ptr<Ipv6RoutingProtocol>
 AdcDatapath::GetIpv6Routing() const
 {
     return m_ipv6Hook;
+}
+
+bool
+AdcDatapath::ProcessLocal(Ptr<const Packet> payload,
+                          const AdcIpAddress& src,
+                          const AdcIpAddress& dst,
+                          uint8_t protocol,
+                          uint32_t interface)
+{
+    if (dst.IsV4() && m_ipv4Hook)
+    {
+        return m_ipv4Hook->ProcessLocal(payload, src, dst, protocol, interface);
+    }
+    if (dst.IsV6() && m_ipv6Hook)
+    {
+        return m_ipv6Hook->ProcessLocal(payload, src, dst, protocol, interface);
+    }
+    return false;
 }
 
 void

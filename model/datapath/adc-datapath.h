@@ -117,7 +117,9 @@ struct AdcVerdict
         REWRITE,       //!< to a new 5-tuple, checksums updated; routed to its destination
         ENCAPSULATE,   //!< inside a new outer header, to the outer destination
         DELIVER_LOCAL, //!< to the node's own stack, whatever its destination (interception)
-        DROP           //!< discarded; "Drop" fires with the reason
+        DROP,          //!< discarded; "Drop" fires with the reason
+        DECAPSULATE    //!< the outer header and the next decapBytes removed: the inner IP
+                       //!< datagram re-enters the node as received on the same device
     };
 
     Action action{PASS}; //!< what to do
@@ -135,6 +137,12 @@ struct AdcVerdict
     /// forwards (NetScaler's -m MAC: only the destination MAC changes); false: it is lowered by
     /// one as a router does (policy-based routing, DSR). A TTL of 255 is lowered all the same.
     bool keepTtl{false};
+    /// DECAPSULATE: the bytes between the outer IP header and the inner IP header (VXLAN: UDP,
+    /// VXLAN and the inner Ethernet header, kSlbVxlanHeaderBytes)
+    uint32_t decapBytes{0};
+    /// REWRITE of a TCP segment: when non-zero, an MSS option above it is lowered to it (MSS
+    /// clamping for a tunnel's overhead); a segment without the option is left as it is
+    uint16_t clampMss{0};
 
     /// \return a PASS verdict
     static AdcVerdict Pass();
@@ -156,6 +164,13 @@ struct AdcVerdict
     static AdcVerdict DeliverLocal();
     /// \param reason why \return a DROP verdict
     static AdcVerdict Drop(const std::string& reason);
+    /**
+     * \param bytes what follows the outer IP header before the inner IP header
+     * \return a DECAPSULATE verdict: the hook strips the outer IP header and \p bytes, and the
+     * inner datagram (IPv4 or IPv6, whatever the outer family) re-enters the node's IP layer as
+     * if received on the same device, so it meets the datapath again
+     */
+    static AdcVerdict Decapsulate(uint32_t bytes);
     /// \param action an action \return "PASS", "FORWARD", ...
     static std::string ActionToString(Action action);
 
@@ -183,7 +198,10 @@ class AdcEgress
      * "bad-rewrite" (REWRITE of a packet without a whole TCP/UDP header, or to another family
      * or protocol), "bad-checksum" and "malformed-transport-header" (AdcRewriteTransport),
      * "no-outer-destination", "no-outer-family" (ENCAPSULATE to a family the node lacks),
-     * "no-local-delivery". The datapath decides what follows (usually a drop).
+     * "no-local-delivery", "no-forwarding" (FORWARD or REWRITE of a packet given through
+     * ProcessLocal), "decapsulate-truncated" (fewer bytes than the verdict strips, or no inner IP
+     * header after them), "decapsulate-inner-version" (the inner datagram is neither IPv4 nor
+     * IPv6, or of a family the node lacks). The datapath decides what follows (usually a drop).
      */
     virtual std::string Send(const AdcVerdict& verdict) = 0;
 };
@@ -326,6 +344,27 @@ class AdcDatapath : public Object
 
   protected:
     void DoDispose() override;
+
+    /**
+     * \brief Give Process() a packet the node received for one of its own addresses.
+     *
+     * The node's list routing delivers such packets before any hook sees them, so an endpoint
+     * that must decide on them (a tunnel endpoint receiving on a socket) hands them over here,
+     * rebuilt from what the socket gave. The hook of the packet's family describes it and carries
+     * out the verdicts: DECAPSULATE, ENCAPSULATE, DROP and DELIVER_LOCAL (refused:
+     * "no-local-delivery", it was delivered already), FORWARD and REWRITE ("no-forwarding").
+     * \param payload the IP payload (transport header first)
+     * \param src the IP source
+     * \param dst the IP destination (one of the node's addresses)
+     * \param protocol the IP protocol
+     * \param interface the node's interface (of the family of \p dst) it arrived on
+     * \return what Process() returned; false when not installed or the family has no hook
+     */
+    bool ProcessLocal(Ptr<const Packet> payload,
+                      const AdcIpAddress& src,
+                      const AdcIpAddress& dst,
+                      uint8_t protocol,
+                      uint32_t interface);
 
     /**
      * \brief Refuse a node this datapath cannot run on (Install calls it before changing

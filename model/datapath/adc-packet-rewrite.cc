@@ -6,6 +6,7 @@
 
 #include "ns3/node.h"
 #include "ns3/tcp-header.h"
+#include "ns3/tcp-option-rfc793.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
@@ -141,11 +142,40 @@ AdcPeekPorts(Ptr<const Packet> p, uint8_t protocol)
     return r;
 }
 
+uint16_t
+AdcReadTcpMss(Ptr<const Packet> p)
+{
+    const AdcTransportInfo info = AdcReadTransport(p, AdcFlowKey::PROTO_TCP);
+    if (info.status != AdcTransportStatus::OK)
+    {
+        return 0;
+    }
+    // AdcReadTransport checked that every option lies inside the header.
+    uint8_t h[TCP_MAX_HEADER_BYTES];
+    p->CopyData(h, std::min(p->GetSize(), TCP_MAX_HEADER_BYTES));
+    const uint32_t len = (h[12] >> 4) * 4U;
+    for (uint32_t i = TCP_MIN_HEADER_BYTES; i < len && h[i] != 0;)
+    {
+        if (h[i] == 1)
+        {
+            ++i;
+            continue;
+        }
+        if (h[i] == 2 && h[i + 1] == 4)
+        {
+            return boost::endian::load_big_u16(h + i + 2);
+        }
+        i += h[i + 1];
+    }
+    return 0;
+}
+
 Ptr<Packet>
 AdcRewriteTransport(Ptr<const Packet> p,
                     const AdcFlowKey& before,
                     const AdcFlowKey& after,
-                    std::string& reason)
+                    std::string& reason,
+                    uint16_t clampMss)
 {
     Ptr<Packet> copy = p->Copy();
     const bool checksums = Node::ChecksumEnabled();
@@ -170,6 +200,16 @@ AdcRewriteTransport(Ptr<const Packet> p,
         }
         tcp.SetSourcePort(after.srcPort);
         tcp.SetDestinationPort(after.dstPort);
+        if (clampMss != 0 && tcp.HasOption(TcpOption::MSS))
+        {
+            // The header holds its options by pointer: lowering the value changes this header.
+            Ptr<TcpOptionMSS> mss =
+                DynamicCast<TcpOptionMSS>(ConstCast<TcpOption>(tcp.GetOption(TcpOption::MSS)));
+            if (mss && mss->GetMSS() > clampMss)
+            {
+                mss->SetMSS(clampMss);
+            }
+        }
         if (checksums)
         {
             tcp.InitializeChecksum(ToAddress(after.src), ToAddress(after.dst), after.protocol);

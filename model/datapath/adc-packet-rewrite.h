@@ -99,18 +99,29 @@ AdcTransportInfo AdcPeekPorts(Ptr<const Packet> p, uint8_t protocol);
 
 /**
  * \ingroup adc
+ * \brief Read the MSS option (RFC 9293 section 3.2, kind 2, length 4) of a TCP segment.
+ * \param p a packet starting with its TCP header (no IP header; may be null)
+ * \return the MSS, or 0 when the header is short or malformed or carries no MSS option
+ */
+uint16_t AdcReadTcpMss(Ptr<const Packet> p);
+
+/**
+ * \ingroup adc
  * \brief Rewrite the ports of a TCP/UDP packet and make its checksum right for the new
  * addresses (when Node::ChecksumEnabled(); the incoming checksum is verified first).
  * \param p the packet, transport header first (AdcReadTransport said OK)
  * \param before the 5-tuple it arrived with
  * \param after the 5-tuple it leaves with
  * \param[out] reason why it failed: "malformed-transport-header" or "bad-checksum"
+ * \param clampMss TCP: when non-zero, an MSS option above it is lowered to it (MSS clamping);
+ *        a segment without the option keeps none
  * \return the rewritten copy, or null
  */
 Ptr<Packet> AdcRewriteTransport(Ptr<const Packet> p,
                                 const AdcFlowKey& before,
                                 const AdcFlowKey& after,
-                                std::string& reason);
+                                std::string& reason,
+                                uint16_t clampMss = 0);
 
 } // namespace ns3
 
