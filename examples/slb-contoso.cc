@@ -146,7 +146,9 @@ main(int argc, char* argv[])
     std::string outputDir = "results/slb-contoso";
     std::string config;
     bool printConfig = false;
+    uint32_t run = 1;
     CommandLine cmd(__FILE__);
+    cmd.AddValue("run", "Run number (ns-3's RngRun): same run, same traces", run);
     cmd.AddValue("pcap", "Capture every link", pcap);
     cmd.AddValue("ipv6", "The client uses the IPv6 VIP fd00:ffff::60", ipv6);
     cmd.AddValue("muxes", "MUXes in the pool (1..8)", muxes);
@@ -157,6 +159,7 @@ main(int argc, char* argv[])
                  "Print the SLB policy as northbound commands and exit",
                  printConfig);
     cmd.Parse(argc, argv);
+    RngSeedManager::SetRun(run);
 
     try
     {
