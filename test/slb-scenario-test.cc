@@ -344,7 +344,7 @@ TEST(SlbScenario, RoutersDropAFailedMuxExactlyWhenTheirHoldTimerExpiresAndFlowsK
     EXPECT_GT(tally.completed, 0.8 * tally.sent) << tally.ToString();
 }
 
-// REQ: SLB-03, SLB-11
+// REQ: SLB-03
 TEST(SlbScenario, ADipFailingItsProbeGetsNoNewFlows)
 {
     Config::SetDefault("ns3::SlbHostAgent::IntervalInSeconds", TimeValue(Seconds(1)));
@@ -476,4 +476,63 @@ TEST(SlbScenario, InternalVipTrafficTakesFastpathAfterTheHandshake)
     }
     EXPECT_GT(viaMux, 0u);
     EXPECT_LT(viaMux, fastpath);
+}
+
+// REQ: SLB-11, SLB-09
+TEST(SlbScenario, ADipAddedAtRunTimeReachesItsHostAgentAndTheMuxesAPolicyDelayLater)
+{
+    SlbBed bed(Helper(4, 2, 3));
+    Ptr<SlbManager> m = bed.t.manager;
+    const Ipv4Address vip("107.105.47.60");
+    m->AddVip("WEB", {vip, AdcFlowKey::PROTO_TCP, 80}, SlbVipKind::PUBLIC);
+    SlbDip d;
+    d.port = 80;
+    d.vni = 5001;
+    for (uint32_t h = 0; h < 2; ++h)
+    {
+        d.address = bed.t.vmAddress[bed.t.Vm(h, 0)];
+        m->AddDip("WEB", d, bed.t.hostNames[h]);
+    }
+    m->Commit();
+    bed.AddServers();
+    std::vector<std::pair<Time, std::string>> host3;
+    bed.t.hostAgent[2]->TraceConnectWithoutContext(
+        "PolicyUpdate",
+        Callback<void, const std::string&, const std::string&>(
+            [&host3](const std::string&, const std::string& what) {
+                host3.emplace_back(Simulator::Now(), what);
+            }));
+    const Time addAt = Seconds(3);
+    Simulator::Schedule(addAt, [&bed, d]() mutable {
+        d.address = bed.t.vmAddress[bed.t.Vm(2, 0)];
+        bed.t.manager->AddDip("WEB", d, "HOST3");
+    });
+    bed.AddClients(InetSocketAddress(vip, 80), 30, Seconds(2), Seconds(0.1), 4);
+    bed.Run(Seconds(8));
+
+    // The host agent programmed its switch exactly PolicyDelay (50 ms by default) after the call.
+    ASSERT_FALSE(host3.empty());
+    EXPECT_EQ(host3[0].first, addAt + MilliSeconds(50));
+    EXPECT_EQ(host3[0].second,
+              "set-nat TCP 107.105.47.60:80 -> 10.10.30.5:80@10.200.3.2/vni5001");
+    // Each MUX got the VIP with three DIPs at the same time.
+    uint32_t muxPushes = 0;
+    for (const auto& [at, what] : bed.pushes)
+    {
+        if (what.find("set-vip TCP 107.105.47.60:80 dips=3") != std::string::npos)
+        {
+            ++muxPushes;
+            EXPECT_EQ(at, addAt + MilliSeconds(50));
+        }
+    }
+    EXPECT_EQ(muxPushes, 2u);
+    // New flows reach the new DIP, and nothing was lost.
+    EXPECT_TRUE(AdcExpectAccounting(bed.Tally(), AdcAccountingExpectation::Completed(120)));
+    uint32_t onVm3 = 0;
+    for (const auto& r : bed.done)
+    {
+        onVm3 += r.server == "vm3-1";
+        EXPECT_FALSE(r.server == "vm3-1" && r.start < addAt);
+    }
+    EXPECT_GT(onVm3, 0u);
 }
