@@ -659,6 +659,50 @@ SlbTopologyHelper::FailMux(const SlbTopology& topology, uint32_t mux)
 }
 
 void
+SlbTopologyHelper::FailHost(const SlbTopology& topology, uint32_t host)
+{
+    topology.hostAgent.at(host)->Halt();
+    Ptr<Node> h = topology.hosts.Get(host);
+    Ptr<Ipv4> ip = h->GetObject<Ipv4>();
+    for (uint32_t i = 1; i < ip->GetNInterfaces(); ++i)
+    {
+        ip->SetDown(i);
+    }
+    if (Ptr<Ipv6> ip6 = h->GetObject<Ipv6>())
+    {
+        for (uint32_t i = 1; i < ip6->GetNInterfaces(); ++i)
+        {
+            ip6->SetDown(i);
+        }
+    }
+}
+
+void
+SlbTopologyHelper::SetLinkUp(const SlbTopology& topology, const std::string& link, bool up)
+{
+    auto it = topology.links.find(link);
+    if (it == topology.links.end())
+    {
+        throw AdcConfigError("SlbTopologyHelper link '" + link + "': no such link");
+    }
+    for (uint32_t k = 0; k < it->second.GetN(); ++k)
+    {
+        Ptr<NetDevice> d = it->second.Get(k);
+        Ptr<Ipv4> ip = d->GetNode()->GetObject<Ipv4>();
+        const int32_t i = ip->GetInterfaceForDevice(d);
+        up ? ip->SetUp(i) : ip->SetDown(i);
+        if (Ptr<Ipv6> ip6 = d->GetNode()->GetObject<Ipv6>())
+        {
+            const int32_t i6 = ip6->GetInterfaceForDevice(d);
+            if (i6 >= 0)
+            {
+                up ? ip6->SetUp(i6) : ip6->SetDown(i6);
+            }
+        }
+    }
+}
+
+void
 SlbTopologyHelper::EnablePcapAll(const SlbTopology& topology, const std::string& prefix)
 {
     PointToPointHelper p2p;

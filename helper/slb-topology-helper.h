@@ -67,6 +67,22 @@ class SlbTopologyHelper : public Object
     static void FailMux(const SlbTopology& topology, uint32_t mux);
 
     /**
+     * \brief A host fails: its agent falls silent (the manager's HostTimeout declares it down)
+     * and its interfaces go down.
+     * \param topology the topology
+     * \param host the host's index
+     */
+    static void FailHost(const SlbTopology& topology, uint32_t host);
+
+    /**
+     * \brief Take one link down or up at both ends (IPv4 and IPv6): a router link flapping.
+     * \param topology the topology
+     * \param link the link's name (a key of SlbTopology::links, e.g. "edge-router1")
+     * \param up true: up, false: down
+     */
+    static void SetLinkUp(const SlbTopology& topology, const std::string& link, bool up);
+
+    /**
      * \brief Write pcaps of every link ("<prefix>-<link>-<node>.pcap").
      * \param topology the topology
      * \param prefix the file prefix (a directory and a stem)

@@ -60,9 +60,9 @@ struct SlbTopology
     Ptr<AdcBgpSpeaker> edgeSpeaker;                //!< the edge router's BGP speaker
     std::vector<Ptr<AdcEcmpRouting>> routerEcmp;   //!< router j's per-flow ECMP
     Ptr<AdcEcmpRouting> edgeEcmp;                  //!< the edge router's per-flow ECMP
-    std::vector<Ptr<AdcEcmpRouting>> muxEcmp;      //!< MUX i's routes to the hosts (over all routers)
-    Ptr<AdcEcmpRouting6> torEcmp6;                 //!< the ToR's IPv6 ECMP (with IPv6)
-    Ptr<AdcEcmpRouting> torEcmp;                   //!< the ToR's per-flow ECMP (default route)
+    std::vector<Ptr<AdcEcmpRouting>> muxEcmp; //!< MUX i's routes to the hosts (over all routers)
+    Ptr<AdcEcmpRouting6> torEcmp6;            //!< the ToR's IPv6 ECMP (with IPv6)
+    Ptr<AdcEcmpRouting> torEcmp;              //!< the ToR's per-flow ECMP (default route)
     std::vector<Ptr<AdcEcmpRouting6>> routerEcmp6; //!< router j's IPv6 ECMP (with IPv6)
     Ptr<AdcEcmpRouting6> edgeEcmp6;                //!< the edge's IPv6 ECMP (with IPv6)
     std::vector<Ptr<SlbHostSwitch>> hostSwitch;    //!< host h's virtual switch

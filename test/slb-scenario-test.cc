@@ -513,8 +513,7 @@ TEST(SlbScenario, ADipAddedAtRunTimeReachesItsHostAgentAndTheMuxesAPolicyDelayLa
     // The host agent programmed its switch exactly PolicyDelay (50 ms by default) after the call.
     ASSERT_FALSE(host3.empty());
     EXPECT_EQ(host3[0].first, addAt + MilliSeconds(50));
-    EXPECT_EQ(host3[0].second,
-              "set-nat TCP 107.105.47.60:80 -> 10.10.30.5:80@10.200.3.2/vni5001");
+    EXPECT_EQ(host3[0].second, "set-nat TCP 107.105.47.60:80 -> 10.10.30.5:80@10.200.3.2/vni5001");
     // Each MUX got the VIP with three DIPs at the same time.
     uint32_t muxPushes = 0;
     for (const auto& [at, what] : bed.pushes)
@@ -535,4 +534,116 @@ TEST(SlbScenario, ADipAddedAtRunTimeReachesItsHostAgentAndTheMuxesAPolicyDelayLa
         EXPECT_FALSE(r.server == "vm3-1" && r.start < addAt);
     }
     EXPECT_GT(onVm3, 0u);
+}
+
+// REQ: SLB-03, SLB-09
+TEST(SlbScenario, AFailedHostsDipsGetNoNewFlowsOnceItsHeartbeatsStop)
+{
+    SlbBed bed(Helper(4, 2));
+    bed.AddSeedVip();
+    bed.AddServers();
+    const Time failAt = Seconds(3.5);
+    Simulator::Schedule(failAt, &SlbTopologyHelper::FailHost, bed.t, 1); // host2, 10.10.20.5
+    bed.AddClients(InetSocketAddress(bed.vip.GetIpv4(), 80), 60, Seconds(2), Seconds(0.1), 8);
+    bed.Run(Seconds(12));
+
+    // The manager hears the last heartbeat sent before the failure (every 1 s from 0 s, each
+    // ReportDelay = 50 ms later) and declares the host down HostTimeout (3 s) after it.
+    EXPECT_FALSE(bed.t.manager->IsHostUp("HOST2"));
+    ASSERT_FALSE(bed.health.empty());
+    EXPECT_EQ(bed.health[0], std::make_pair(std::string("10.10.20.5"), false));
+    Time down;
+    for (const auto& [at, what] : bed.pushes)
+    {
+        if (what.find("dip-down") != std::string::npos && down.IsZero())
+        {
+            down = at;
+        }
+    }
+    // last heartbeat sent at 3 s, heard at 3.05 s, timed out at 6.05 s, pushed 50 ms later
+    EXPECT_EQ(down, Seconds(3) + MilliSeconds(50) + Seconds(3) + MilliSeconds(50));
+    for (const auto& d : bed.dips)
+    {
+        if (d.at > down && !d.fromTable)
+        {
+            EXPECT_EQ(d.dip.ToString(), "10.10.10.5");
+        }
+    }
+    // Requests sent once the MUXes knew completed on vm1-1; those caught on the dead host
+    // failed with a reason; none is left open.
+    const AdcRequestTally tally = bed.Tally();
+    EXPECT_EQ(tally.sent, tally.completed + tally.failed) << tally.ToString();
+    uint32_t after = 0;
+    for (const auto& r : bed.done)
+    {
+        if (r.start > down)
+        {
+            ++after;
+            EXPECT_EQ(r.outcome, AdcRequestOutcome::COMPLETED) << r.reason;
+            EXPECT_EQ(r.server, "vm1-1");
+        }
+        if (r.outcome == AdcRequestOutcome::FAILED)
+        {
+            EXPECT_FALSE(r.reason.empty());
+        }
+    }
+    EXPECT_GT(after, 0u);
+}
+
+// REQ: SLB-05, SLB-12
+TEST(SlbScenario, ARouterLinkFlappingMovesFlowsToTheOtherRouterAndBack)
+{
+    SlbBed bed(Helper(6, 2));
+    bed.AddSeedVip();
+    bed.AddServers();
+    const Time downAt = Seconds(3);
+    const Time upAt = Seconds(4);
+    Simulator::Schedule(downAt, &SlbTopologyHelper::SetLinkUp, bed.t, "edge-router1", false);
+    Simulator::Schedule(upAt, &SlbTopologyHelper::SetLinkUp, bed.t, "edge-router1", true);
+    bed.AddClients(InetSocketAddress(bed.vip.GetIpv4(), 80), 40, Seconds(2), Seconds(0.1), 4);
+    bed.Run(Seconds(10));
+
+    // While the link is down the edge sends no new flow to router1 (10.255.1.2); before and
+    // after it does.
+    uint32_t before = 0;
+    uint32_t during = 0;
+    uint32_t after = 0;
+    for (const auto& e : bed.hops)
+    {
+        if (e.router != "edge" || !(e.flow.dst == bed.vip) || e.gateway != "10.255.1.2")
+        {
+            continue;
+        }
+        if (e.at < downAt)
+        {
+            ++before;
+        }
+        else if (e.at < upAt)
+        {
+            ++during;
+        }
+        else
+        {
+            ++after;
+        }
+    }
+    EXPECT_GT(before, 0u);
+    EXPECT_EQ(during, 0u);
+    EXPECT_GT(after, 0u);
+    // Every request ended. The ToR's default routes to the routers are static (no routing
+    // protocol withdraws router1's while its uplink is down), so responses the ToR hands to
+    // router1 during the outage are lost: only requests in flight around it may time out; every
+    // request sent after the link is back completes.
+    const AdcRequestTally tally = bed.Tally();
+    EXPECT_EQ(tally.sent, 240u);
+    EXPECT_EQ(tally.sent, tally.completed + tally.failed) << tally.ToString();
+    for (const auto& r : bed.done)
+    {
+        if (r.outcome != AdcRequestOutcome::COMPLETED)
+        {
+            EXPECT_EQ(r.reason, "timeout");
+            EXPECT_GT(r.start, downAt - Seconds(3)); // RequestTimeout before the outage
+            EXPECT_LT(r.start, upAt);
+        }
+    }
 }

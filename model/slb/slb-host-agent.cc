@@ -17,6 +17,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
 #include "ns3/udp-socket-factory.h"
@@ -68,6 +69,12 @@ SlbHostAgent::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&SlbHostAgent::m_numberOfProbes),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("HeartbeatInterval",
+                          "Time between two heartbeats to the SLB manager (the manager's "
+                          "HostTimeout declares a silent host down).",
+                          TimeValue(Seconds(1)),
+                          MakeTimeAccessor(&SlbHostAgent::m_heartbeatInterval),
+                          MakeTimeChecker(MilliSeconds(1)))
             .AddTraceSource("PolicyUpdate",
                             "Policy from the SLB manager programmed into the switch, a probe "
                             "result changing a DIP's state, or a Fastpath redirect installed.",
@@ -83,6 +90,7 @@ SlbHostAgent::~SlbHostAgent() = default;
 void
 SlbHostAgent::DoDispose()
 {
+    m_heartbeat.Cancel();
     m_switch = nullptr;
     m_monitor = nullptr;
     m_manager = nullptr;
@@ -197,7 +205,8 @@ SlbHostAgent::EnsureMonitor()
     m_monitor->SetAttribute("Retries", UintegerValue(m_numberOfProbes));
     // A probe without an answer fails after half the interval (at most 2 s, the monitor's
     // default), so that it ends before the next one starts.
-    m_monitor->SetAttribute("ResponseTimeout", TimeValue(std::min(Seconds(2), m_probeInterval / 2)));
+    m_monitor->SetAttribute("ResponseTimeout",
+                            TimeValue(std::min(Seconds(2), m_probeInterval / 2)));
     // The manager counts a new DIP healthy until a probe says otherwise.
     m_monitor->SetAttribute("InitialState",
                             EnumValue(static_cast<int>(AdcHealthMonitor::State::UP)));
@@ -215,6 +224,7 @@ SlbHostAgent::StartApplication()
 {
     Ptr<Node> node = GetNode();
     EnsureMonitor();
+    SendHeartbeat();
     auto open = [this, node](bool v6) {
         Ptr<Socket> s = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
         const int rc = v6 ? s->Bind(Inet6SocketAddress(Ipv6Address::GetAny(), m_redirectPort))
@@ -235,8 +245,30 @@ SlbHostAgent::StartApplication()
 }
 
 void
+SlbHostAgent::Halt()
+{
+    m_heartbeat.Cancel();
+    m_manager = nullptr;
+    if (m_monitor)
+    {
+        m_monitor->SetStateChangeCallback(AdcHealthMonitor::StateChangeCallback());
+    }
+}
+
+void
+SlbHostAgent::SendHeartbeat()
+{
+    if (m_manager)
+    {
+        m_manager->Heartbeat(m_name);
+    }
+    m_heartbeat = Simulator::Schedule(m_heartbeatInterval, &SlbHostAgent::SendHeartbeat, this);
+}
+
+void
 SlbHostAgent::StopApplication()
 {
+    m_heartbeat.Cancel();
     for (auto& s : {m_redirectSocket, m_redirectSocket6})
     {
         if (s)
@@ -301,8 +333,7 @@ SlbHostAgent::HandleRedirect(Ptr<Socket> socket)
         }
         m_switch->AddFastpath(m->flow, m->dipHostPa, m->vni);
         ++m_redirects;
-        m_policyTrace(m_name,
-                      "fastpath " + m->flow.ToString() + " -> " + m->dipHostPa.ToString());
+        m_policyTrace(m_name, "fastpath " + m->flow.ToString() + " -> " + m->dipHostPa.ToString());
     }
 }
 

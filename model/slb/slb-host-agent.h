@@ -9,6 +9,7 @@
 
 #include "ns3/adc-health-monitor.h"
 #include "ns3/application.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -94,6 +95,9 @@ class SlbHostAgent : public Application
      */
     void RemoveNatRule(const SlbVipKey& vip, const AdcIpAddress& dip);
 
+    /// \brief The host fails: the agent falls silent (no heartbeat, no report) at once.
+    void Halt();
+
     /// \return the health monitor probing the host's DIPs
     Ptr<AdcHealthMonitor> GetMonitor() const;
     /// \return Fastpath redirects installed
@@ -107,6 +111,8 @@ class SlbHostAgent : public Application
   private:
     void StartApplication() override;
     void StopApplication() override;
+    /// Send a heartbeat to the manager and schedule the next.
+    void SendHeartbeat();
     /// Create the DIP monitor (on first use) and add it to the node.
     void EnsureMonitor();
     /// \param socket the redirect socket: read the datagrams
@@ -131,6 +137,8 @@ class SlbHostAgent : public Application
     std::string m_probePath;                         //!< attribute RequestPath
     Time m_probeInterval;                            //!< attribute IntervalInSeconds
     uint32_t m_numberOfProbes{2};                    //!< attribute NumberOfProbes
+    Time m_heartbeatInterval;                        //!< attribute HeartbeatInterval
+    EventId m_heartbeat;                             //!< the next heartbeat
     uint64_t m_redirects{0};                         //!< installed
     std::map<std::string, uint64_t> m_redirectDrops; //!< by reason
     TracedCallback<const std::string&, const std::string&> m_policyTrace; //!< PolicyUpdate

@@ -58,6 +58,12 @@ SlbManager::GetTypeId()
                           TimeValue(MilliSeconds(50)),
                           MakeTimeAccessor(&SlbManager::m_reportDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("HostTimeout",
+                          "A host whose agent sent no heartbeat for this long is down: its "
+                          "DIPs get no new flows (0: hosts are never timed out).",
+                          TimeValue(Seconds(3)),
+                          MakeTimeAccessor(&SlbManager::m_hostTimeout),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("PolicyPush",
                             "Policy pushed to a MUX or a host agent (as it arrives).",
                             MakeTraceSourceAccessor(&SlbManager::m_pushTrace),
@@ -76,6 +82,10 @@ SlbManager::~SlbManager() = default;
 void
 SlbManager::DoDispose()
 {
+    for (auto& [host, timer] : m_hostTimers)
+    {
+        timer.Cancel();
+    }
     m_muxes.clear();
     m_hosts.clear();
     Object::DoDispose();
@@ -321,6 +331,56 @@ void
 SlbManager::ReportDipHealth(const std::string& host, const AdcIpAddress& dip, bool healthy)
 {
     Simulator::Schedule(m_reportDelay, &SlbManager::ApplyHealth, this, host, dip, healthy);
+}
+
+void
+SlbManager::Heartbeat(const std::string& host)
+{
+    Simulator::Schedule(m_reportDelay, &SlbManager::HeartbeatArrived, this, host);
+}
+
+bool
+SlbManager::IsHostUp(const std::string& host) const
+{
+    return m_hostsDown.count(host) == 0;
+}
+
+void
+SlbManager::HeartbeatArrived(const std::string& host)
+{
+    if (m_hostTimeout.IsZero())
+    {
+        return;
+    }
+    m_hostTimers[host].Cancel();
+    m_hostTimers[host] = Simulator::Schedule(m_hostTimeout, &SlbManager::HostTimedOut, this, host);
+    if (m_hostsDown.erase(host))
+    {
+        // Back: its DIPs count healthy again until their probes say otherwise.
+        SetHostDips(host, true);
+    }
+}
+
+void
+SlbManager::HostTimedOut(const std::string& host)
+{
+    m_hostsDown.insert(host);
+    SetHostDips(host, false);
+}
+
+void
+SlbManager::SetHostDips(const std::string& host, bool healthy)
+{
+    for (const auto& [name, vip] : m_vips)
+    {
+        for (const auto& dip : vip.dips)
+        {
+            if (m_dipHost[DipKey(name, dip.address)] == host)
+            {
+                ApplyHealth(host, dip.address, healthy);
+            }
+        }
+    }
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "slb-policy.h"
 
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -150,6 +151,16 @@ class SlbManager : public Object
      */
     void ReportDipHealth(const std::string& host, const AdcIpAddress& dip, bool healthy);
 
+    /**
+     * \brief A host agent's heartbeat (SlbHostAgent sends one every HeartbeatInterval; it takes
+     * effect ReportDelay later). A host silent for HostTimeout is down: every DIP it holds is
+     * marked unhealthy and the MUXes stop choosing them, until its heartbeats return.
+     * \param host the host
+     */
+    void Heartbeat(const std::string& host);
+    /// \param host a host \return false while it is down (missed heartbeats)
+    bool IsHostUp(const std::string& host) const;
+
     /// \return the names of the MUXes in service, in the order added
     std::vector<std::string> GetMuxes() const;
     /// \param vip a VIP's name \return its policy (AdcConfigError when unknown)
@@ -202,11 +213,20 @@ class SlbManager : public Object
     void Push(const std::string& target, const std::string& action, std::function<void()> fn);
     /// \param host reporting host \param dip a DIP \param healthy its state (after ReportDelay)
     void ApplyHealth(const std::string& host, AdcIpAddress dip, bool healthy);
+    /// \param host a host that heartbeats again (after ReportDelay)
+    void HeartbeatArrived(const std::string& host);
+    /// \param host a host whose heartbeats stopped: mark its DIPs down
+    void HostTimedOut(const std::string& host);
+    /// \param host a host \param healthy the state to give every DIP it holds
+    void SetHostDips(const std::string& host, bool healthy);
     /// \param address a VIP address \return true when a committed VIP uses it
     bool AddressInUse(const AdcIpAddress& address) const;
 
     Time m_policyDelay;                               //!< attribute PolicyDelay
     Time m_reportDelay;                               //!< attribute ReportDelay
+    Time m_hostTimeout;                               //!< attribute HostTimeout
+    std::map<std::string, EventId> m_hostTimers;      //!< host -> its timeout
+    std::set<std::string> m_hostsDown;                //!< hosts that missed their heartbeats
     bool m_committed{false};                          //!< Commit called
     std::map<std::string, Mux> m_muxes;               //!< deployed MUXes by name
     std::vector<std::string> m_muxOrder;              //!< in service, in order added
