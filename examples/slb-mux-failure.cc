@@ -1,0 +1,552 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * slb-mux-failure: the SDN software load balancer's MUX pool under thousands of persistent
+ * connections while one MUX fails and another is added (Ananta, SIGCOMM 2013, section 5;
+ * Maglev, NSDI 2016, section 3.4).
+ *
+ * SlbTopologyHelper's data centre: --clients client nodes, each with --connections persistent
+ * HTTP connections to the VIP 107.105.47.60:80 (one request every --interval on each), --muxes
+ * MUXes in service (one more deployed), DIPs on the first VM of --hosts hosts (one more host's VM
+ * joins the VIP at --dipAddAt: a scale-out, the DIP-set change that tells the MUXes' selections
+ * apart). At --failAt MUX --failMux fails (it stops answering: the routers withdraw its routes
+ * when their BGP hold timers, --holdTime, expire); at --addAt the spare MUX is put in service.
+ *
+ * Variants, run one after another: the MUXes' selection (Maglev with a flow table, Maglev
+ * without, naive hash-modulo without) times the routers' ECMP (plain MODULO, RESILIENT).
+ * A flow that changes MUX keeps its connection only when the new MUX picks the same DIP; a flow
+ * whose packets reach another DIP is a broken connection.
+ *
+ * Output in --outputDir: load.csv, events.csv, flows.csv, summary.csv (see doc/slb.rst).
+ */
+
+#include "ns3/adc-bgp-speaker.h"
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-csv-writer.h"
+#include "ns3/adc-ecmp-routing.h"
+#include "ns3/adc-ecmp-routing6.h"
+#include "ns3/adc-http-client.h"
+#include "ns3/adc-http-server.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/slb-host-agent.h"
+#include "ns3/slb-host-switch.h"
+#include "ns3/slb-manager.h"
+#include "ns3/slb-mux.h"
+#include "ns3/slb-topology-helper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The command line.
+struct Settings
+{
+    uint32_t muxes{4};        //!< MUXes in service at the start
+    uint32_t clients{200};    //!< client nodes
+    uint32_t connections{10}; //!< persistent connections per client
+    uint32_t hosts{8};        //!< hosts holding the VIP's DIPs at the start
+    double interval{2};       //!< seconds between two requests of a connection
+    double start{0.5};        //!< clients start (s)
+    double dipAddAt{5};       //!< a DIP joins the VIP (s; < 0: never)
+    double failAt{6};         //!< a MUX fails (s)
+    uint32_t failMux{0};      //!< which
+    double holdTime{9};       //!< BGP hold time (s)
+    double addAt{13};         //!< the spare MUX is added (s)
+    double stop{18};          //!< end (s)
+    double timeout{2};        //!< request timeout (s)
+    double bin{0.5};          //!< load.csv bin (s)
+    std::string variants{"all"};
+    std::string outputDir{"results/slb-mux-failure"};
+    uint32_t seed{1}; //!< RNG seed
+    uint32_t run{1};  //!< RNG run
+};
+
+/// One variant: the MUXes' selection and the routers' ECMP.
+struct Variant
+{
+    std::string name;      //!< e.g. "maglev-ft-plain"
+    std::string selection; //!< MAGLEV or MODULO
+    bool flowTable;        //!< MUX flow table
+    std::string ecmp;      //!< MODULO or RESILIENT
+};
+
+/// \return every variant, in run order
+std::vector<Variant>
+AllVariants()
+{
+    std::vector<Variant> v;
+    for (const std::string ecmp : {"MODULO", "RESILIENT"})
+    {
+        const std::string suffix = ecmp == "MODULO" ? "-plain" : "-resilient";
+        v.push_back({"maglev-ft" + suffix, "MAGLEV", true, ecmp});
+        v.push_back({"maglev" + suffix, "MAGLEV", false, ecmp});
+        v.push_back({"naive" + suffix, "MODULO", false, ecmp});
+    }
+    return v;
+}
+
+/// What one flow (a 5-tuple at the MUXes) went through.
+struct FlowState
+{
+    uint32_t mux{0};        //!< the MUX that carried its last packet
+    AdcIpAddress dip;       //!< the DIP of its last packet
+    bool muxChanged{false}; //!< carried by more than one MUX
+    bool dipChanged{false}; //!< sent to more than one DIP: a broken connection
+};
+
+/// What one variant's run recorded (callbacks hold a raw pointer to it, never the objects).
+struct Record
+{
+    Variant variant;                                       //!< the variant
+    std::map<AdcFlowKey, FlowState> flows;                 //!< every flow the MUXes tunnelled
+    std::map<uint32_t, std::map<uint64_t, uint64_t>> load; //!< MUX -> bin -> packets
+    std::vector<Time> withdrawn;                           //!< per router: failed MUX withdrawn
+    std::vector<Time> learnt;                              //!< per router: new MUX learnt
+    Time newMuxFirst{Time::Max()};                         //!< the new MUX's first packet
+    uint64_t blackholed{0};                                //!< packets the failed MUX dropped
+    std::map<std::string, uint64_t> muxDrops;              //!< the MUXes' own drops by reason
+    AdcRequestTally tally;                                 //!< every request of every client
+};
+
+/// \param s settings \throws AdcConfigError naming the option, the value and what is allowed
+void
+Check(const Settings& s)
+{
+    auto num = [](double v) {
+        return v == std::floor(v) ? std::to_string(static_cast<int64_t>(v))
+                                  : AdcCsvWriter::FormatFixed(v, 3);
+    };
+    auto range = [&num](const std::string& name,
+                        double v,
+                        double lo,
+                        double hi,
+                        const std::string& why = "") {
+        if (!(v >= lo && v <= hi))
+        {
+            throw AdcConfigError("--" + name + " " + num(v) + ": allowed " + num(lo) + ".." +
+                                 num(hi) + why);
+        }
+    };
+    range("muxes",
+          s.muxes,
+          3,
+          SlbManager::kMaxMuxes - 1,
+          " (one more MUX is deployed to be added, and one SLB manager supports " +
+              std::to_string(SlbManager::kMaxMuxes) + ")");
+    range("clients", s.clients, 1, 250);
+    range("connections", s.connections, 1, 100);
+    range("hosts", s.hosts, 2, 249);
+    range("failMux", s.failMux, 0, s.muxes - 1);
+    range("interval", s.interval, 0.001, 60);
+    range("timeout", s.timeout, 0.01, 60);
+    range("holdTime", s.holdTime, 3, 65535); // RFC 4271 4.2: 0 or at least 3 s
+    range("bin", s.bin, 0.01, 60);
+    range("failAt", s.failAt, s.start, s.stop);
+    range("addAt", s.addAt, s.start, s.stop);
+    range("stop", s.stop, s.start + 1, 3600);
+}
+
+/// \param s settings \return the variants --variants names
+std::vector<Variant>
+Selected(const Settings& s)
+{
+    const std::vector<Variant> all = AllVariants();
+    if (s.variants == "all")
+    {
+        return all;
+    }
+    std::vector<std::string> names;
+    for (const auto& v : all)
+    {
+        names.push_back(v.name);
+    }
+    std::vector<Variant> out;
+    for (const std::string& n : AdcConfigError::SplitList(s.variants))
+    {
+        auto it = std::find(names.begin(), names.end(), n);
+        if (it == names.end())
+        {
+            throw AdcConfigError("--variants: unknown variant '" + n + "': allowed all or " +
+                                 AdcConfigError::JoinAllowed(names));
+        }
+        out.push_back(all[it - names.begin()]);
+    }
+    return out;
+}
+
+/// \param s settings \param t the topology \param r the record: trace what the run does
+void
+Trace(const Settings& s, const SlbTopology& t, Record* r)
+{
+    const uint32_t added = s.muxes;
+    const AdcIpAddress vip(Ipv4Address("107.105.47.60"));
+    r->withdrawn.assign(t.routers.GetN(), Time::Max());
+    r->learnt.assign(t.routers.GetN(), Time::Max());
+    for (uint32_t j = 0; j < t.routers.GetN(); ++j)
+    {
+        const AdcIpAddress failed = t.muxAddress[s.failMux][j];
+        const AdcIpAddress fresh = t.muxAddress[added][j];
+        t.routerSpeaker[j]->TraceConnectWithoutContext(
+            "RouteChange",
+            Callback<void, const AdcBgpRouteChange&>(
+                [r, j, vip, failed, fresh](const AdcBgpRouteChange& c) {
+                    if (!(c.prefix == vip))
+                    {
+                        return;
+                    }
+                    if (!c.announced && c.nextHop == failed && r->withdrawn[j] == Time::Max())
+                    {
+                        r->withdrawn[j] = Simulator::Now();
+                    }
+                    if (c.announced && c.nextHop == fresh && r->learnt[j] == Time::Max())
+                    {
+                        r->learnt[j] = Simulator::Now();
+                    }
+                }));
+    }
+    const Time bin = Seconds(s.bin);
+    for (uint32_t i = 0; i < t.mux.size(); ++i)
+    {
+        t.mux[i]->TraceConnectWithoutContext(
+            "DipChoice",
+            Callback<void, const AdcFlowKey&, const SlbDip&, bool>(
+                [r, i](const AdcFlowKey& f, const SlbDip& d, bool) {
+                    FlowState& st = r->flows.emplace(f, FlowState{i, d.address}).first->second;
+                    st.muxChanged = st.muxChanged || st.mux != i;
+                    st.dipChanged = st.dipChanged || !(st.dip == d.address);
+                    st.mux = i;
+                    st.dip = d.address;
+                }));
+        t.mux[i]->TraceConnectWithoutContext(
+            "Encapsulate",
+            Callback<void, const AdcFlowKey&, const AdcIpAddress&, uint32_t, uint16_t>(
+                [r, i, bin, added](const AdcFlowKey&, const AdcIpAddress&, uint32_t, uint16_t) {
+                    ++r->load[i][Simulator::Now().GetInteger() / bin.GetInteger()];
+                    if (i == added && r->newMuxFirst == Time::Max())
+                    {
+                        r->newMuxFirst = Simulator::Now();
+                    }
+                }));
+    }
+    // The failed MUX's node drops what still reaches it (its interfaces are down): counted.
+    t.muxes.Get(s.failMux)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void,
+                 const Ipv4Header&,
+                 Ptr<const Packet>,
+                 Ipv4L3Protocol::DropReason,
+                 Ptr<Ipv4>,
+                 uint32_t>([r](const Ipv4Header&,
+                               Ptr<const Packet>,
+                               Ipv4L3Protocol::DropReason,
+                               Ptr<Ipv4>,
+                               uint32_t) { ++r->blackholed; }));
+}
+
+/// \param s settings \param v the variant \return what its run recorded
+Record
+RunOne(const Settings& s, const Variant& v)
+{
+    Record r;
+    r.variant = v;
+    Ptr<SlbTopologyHelper> h = CreateObject<SlbTopologyHelper>();
+    h->SetAttribute("Clients", UintegerValue(s.clients));
+    h->SetAttribute("Muxes", UintegerValue(s.muxes + 1));
+    h->SetAttribute("MuxesInService", UintegerValue(s.muxes));
+    h->SetAttribute("Hosts", UintegerValue(s.hosts + 1));
+    h->SetAttribute("HoldTime", TimeValue(Seconds(s.holdTime)));
+    h->SetAttribute("EcmpMode", StringValue(v.ecmp));
+    h->SetAttribute("MuxSelection", StringValue(v.selection));
+    h->SetAttribute("MuxFlowTable", BooleanValue(v.flowTable));
+    SlbTopology t = h->Build();
+    Trace(s, t, &r);
+
+    // The seed's VIP with the first VM of every host but the last as DIPs.
+    const AdcIpAddress vip(Ipv4Address("107.105.47.60"));
+    t.manager->AddVip("SHAREPOINT", {vip, AdcFlowKey::PROTO_TCP, 80}, SlbVipKind::PUBLIC);
+    auto dipOf = [&t](uint32_t host) {
+        SlbDip d;
+        d.address = t.vmAddress[t.Vm(host, 0)];
+        d.port = 80;
+        d.vni = t.vmVni[t.Vm(host, 0)];
+        return d;
+    };
+    for (uint32_t host = 0; host < s.hosts; ++host)
+    {
+        t.manager->AddDip("SHAREPOINT", dipOf(host), t.hostNames[host]);
+    }
+    t.manager->Commit();
+    for (uint32_t k = 0; k < t.vms.GetN(); ++k)
+    {
+        Ptr<AdcHttpServer> server = CreateObject<AdcHttpServer>();
+        server->SetAttribute("Port", UintegerValue(80));
+        server->SetAttribute("ServerName", StringValue(t.NameOf(t.vms.Get(k))));
+        t.vms.Get(k)->AddApplication(server);
+    }
+
+    // One application per persistent connection, started spread over one interval.
+    std::vector<Ptr<AdcHttpClient>> apps;
+    const uint32_t total = s.clients * s.connections;
+    const std::string gap =
+        "ns3::ConstantRandomVariable[Constant=" + AdcCsvWriter::FormatFixed(s.interval, 6) + "]";
+    for (uint32_t i = 0; i < total; ++i)
+    {
+        Ptr<AdcHttpClient> c = CreateObject<AdcHttpClient>();
+        c->SetAttribute("Remote", AddressValue(InetSocketAddress(vip.GetIpv4(), 80)));
+        c->SetAttribute("InterRequestTime", StringValue(gap));
+        c->SetAttribute("Persistent", BooleanValue(true));
+        c->SetAttribute("MaxConnections", UintegerValue(1));
+        c->SetAttribute("RequestTimeout", TimeValue(Seconds(s.timeout)));
+        // No new request in the last timeout: every request ends before the stop.
+        c->SetAttribute("RequestStopTime", TimeValue(Seconds(s.stop - s.timeout - 0.5)));
+        t.clients.Get(i % s.clients)->AddApplication(c);
+        c->SetStartTime(Seconds(s.start + s.interval * i / total));
+        c->SetStopTime(Seconds(s.stop));
+        apps.push_back(c);
+    }
+
+    if (s.dipAddAt >= 0)
+    {
+        Simulator::Schedule(Seconds(s.dipAddAt), [&t, &s, dipOf]() {
+            t.manager->AddDip("SHAREPOINT", dipOf(s.hosts), t.hostNames[s.hosts]);
+        });
+    }
+    Simulator::Schedule(Seconds(s.failAt),
+                        [&t, &s]() { SlbTopologyHelper::FailMux(t, s.failMux); });
+    Simulator::Schedule(Seconds(s.addAt), [&t, &s]() { t.manager->AddMux(t.muxNames[s.muxes]); });
+    Simulator::Stop(Seconds(s.stop));
+    Simulator::Run();
+
+    for (const auto& c : apps)
+    {
+        r.tally += c->GetTally();
+    }
+    for (const auto& m : t.mux)
+    {
+        for (const auto& [reason, n] : m->GetCounters().drops)
+        {
+            r.muxDrops[reason] += n;
+        }
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+/// \param t a time (Time::Max: never) \return seconds, or "never"
+std::string
+Sec(Time t)
+{
+    return t == Time::Max() ? "never" : AdcCsvWriter::FormatFixed(t.GetSeconds(), 6);
+}
+
+/// \param times per router \return the latest (Time::Max when one never happened)
+Time
+Latest(const std::vector<Time>& times)
+{
+    return times.empty() ? Time::Max() : *std::max_element(times.begin(), times.end());
+}
+
+/// \param s settings \param rows every variant's record: write the CSV files and the summary
+/// \return true when every request ended accounted for
+bool
+Write(const Settings& s, const std::vector<Record>& rows)
+{
+    const std::string dir = s.outputDir;
+    AdcCsvWriter load(dir + "/load.csv", {"time_s", "variant", "mux", "packets"});
+    AdcCsvWriter events(dir + "/events.csv", {"variant", "event", "router", "time_s"});
+    AdcCsvWriter flows(dir + "/flows.csv",
+                       {"variant",
+                        "flows",
+                        "changed_mux",
+                        "changed_dip",
+                        "sent",
+                        "completed",
+                        "failed",
+                        "failed_reasons",
+                        "open_at_stop",
+                        "blackholed_packets",
+                        "mux_drops"});
+    AdcCsvWriter summary(dir + "/summary.csv",
+                         {"variant",
+                          "detect_s",
+                          "respread_s",
+                          "new_mux_first_packet_s",
+                          "flows",
+                          "changed_mux",
+                          "broken",
+                          "completed",
+                          "failed",
+                          "open"});
+    const uint64_t bins = static_cast<uint64_t>(s.stop / s.bin);
+    bool balanced = true;
+    for (const Record& r : rows)
+    {
+        const std::string& name = r.variant.name;
+        for (uint32_t m = 0; m <= s.muxes; ++m)
+        {
+            const auto it = r.load.find(m);
+            for (uint64_t b = 0; b < bins; ++b)
+            {
+                uint64_t n = 0;
+                if (it != r.load.end() && it->second.count(b))
+                {
+                    n = it->second.at(b);
+                }
+                load.WriteRow({AdcCsvWriter::FormatFixed(b * s.bin, 3),
+                               name,
+                               "MUX" + std::to_string(m + 1),
+                               std::to_string(n)});
+            }
+        }
+        events.WriteRow(
+            {name, "fail MUX" + std::to_string(s.failMux + 1), "", Sec(Seconds(s.failAt))});
+        events.WriteRow({name, "add MUX" + std::to_string(s.muxes + 1), "", Sec(Seconds(s.addAt))});
+        if (s.dipAddAt >= 0)
+        {
+            events.WriteRow({name, "add DIP", "", Sec(Seconds(s.dipAddAt))});
+        }
+        for (std::size_t j = 0; j < r.withdrawn.size(); ++j)
+        {
+            const std::string router = "router" + std::to_string(j + 1);
+            events.WriteRow({name, "withdraw", router, Sec(r.withdrawn[j])});
+            events.WriteRow({name, "learn", router, Sec(r.learnt[j])});
+        }
+        events.WriteRow({name, "new MUX first packet", "", Sec(r.newMuxFirst)});
+
+        uint64_t changedMux = 0;
+        uint64_t changedDip = 0;
+        for (const auto& [flow, st] : r.flows)
+        {
+            changedMux += st.muxChanged;
+            changedDip += st.dipChanged;
+        }
+        std::string reasons;
+        for (const auto& [reason, n] : r.tally.failureReasons)
+        {
+            reasons += (reasons.empty() ? "" : ";") + reason + "=" + std::to_string(n);
+        }
+        std::string drops;
+        for (const auto& [reason, n] : r.muxDrops)
+        {
+            drops += (drops.empty() ? "" : ";") + reason + "=" + std::to_string(n);
+        }
+        flows.WriteRow({name,
+                        std::to_string(r.flows.size()),
+                        std::to_string(changedMux),
+                        std::to_string(changedDip),
+                        std::to_string(r.tally.sent),
+                        std::to_string(r.tally.completed),
+                        std::to_string(r.tally.failed),
+                        reasons,
+                        std::to_string(r.tally.openAtStop),
+                        std::to_string(r.blackholed),
+                        drops});
+        const Time withdrawn = Latest(r.withdrawn);
+        const Time learnt = Latest(r.learnt);
+        const std::string detect =
+            withdrawn == Time::Max() ? "never" : Sec(withdrawn - Seconds(s.failAt));
+        const std::string respread =
+            learnt == Time::Max() ? "never" : Sec(learnt - Seconds(s.addAt));
+        const std::string first =
+            r.newMuxFirst == Time::Max() ? "never" : Sec(r.newMuxFirst - Seconds(s.addAt));
+        summary.WriteRow({name,
+                          detect,
+                          respread,
+                          first,
+                          std::to_string(r.flows.size()),
+                          std::to_string(changedMux),
+                          std::to_string(changedDip),
+                          std::to_string(r.tally.completed),
+                          std::to_string(r.tally.failed),
+                          std::to_string(r.tally.openAtStop)});
+        std::cout << name << ": detect " << detect << " s, new MUX learnt after " << respread
+                  << " s (first packet after " << first << " s), flows " << r.flows.size()
+                  << ", changed MUX " << changedMux << ", broken (changed DIP) " << changedDip
+                  << "; requests " << r.tally.ToString() << "; blackholed at the failed MUX "
+                  << r.blackholed << std::endl;
+        if (!r.tally.IsBalanced())
+        {
+            std::cerr << "slb-mux-failure: " << name
+                      << ": requests not all accounted for: " << r.tally.ToString() << std::endl;
+            balanced = false;
+        }
+    }
+    return balanced;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Settings s;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("The SLB's MUX pool under thousands of persistent connections: a DIP joins, a MUX "
+              "fails, a MUX is added; Maglev with and without a flow table and naive modulo, "
+              "each behind plain and resilient ECMP: detection time, load per MUX, broken "
+              "connections.");
+    cmd.AddValue("muxes", "MUXes in service at the start (3..7; one more is deployed)", s.muxes);
+    cmd.AddValue("clients", "client nodes (1..250)", s.clients);
+    cmd.AddValue("connections", "persistent connections per client (1..100)", s.connections);
+    cmd.AddValue("hosts", "hosts whose first VM is a DIP at the start (one more joins)", s.hosts);
+    cmd.AddValue("interval", "seconds between two requests on a connection", s.interval);
+    cmd.AddValue("start", "clients start (s)", s.start);
+    cmd.AddValue("dipAddAt",
+                 "a DIP (the last host's VM) joins the VIP (s; < 0: never); a connection opens "
+                 "with its first request, one interval after its start",
+                 s.dipAddAt);
+    cmd.AddValue("failAt", "a MUX fails (s)", s.failAt);
+    cmd.AddValue("failMux", "index of the MUX that fails (0..muxes-1)", s.failMux);
+    cmd.AddValue("holdTime", "BGP hold time (s, >= 3; keepalives every third)", s.holdTime);
+    cmd.AddValue("addAt", "the spare MUX is put in service (s)", s.addAt);
+    cmd.AddValue("stop", "end of each run (s)", s.stop);
+    cmd.AddValue("timeout", "client request timeout (s)", s.timeout);
+    cmd.AddValue("bin", "load.csv time bin (s)", s.bin);
+    std::vector<std::string> names;
+    for (const auto& v : AllVariants())
+    {
+        names.push_back(v.name);
+    }
+    cmd.AddValue("variants",
+                 "all, or comma-separated: " + AdcConfigError::JoinAllowed(names),
+                 s.variants);
+    cmd.AddValue("outputDir", "where the CSV files go", s.outputDir);
+    cmd.AddValue("seed", "RNG seed", s.seed);
+    cmd.AddValue("run", "RNG run number", s.run);
+    cmd.Parse(argc, argv);
+    RngSeedManager::SetSeed(s.seed);
+    RngSeedManager::SetRun(s.run);
+    try
+    {
+        Check(s);
+        const std::vector<Variant> variants = Selected(s);
+        std::filesystem::create_directories(s.outputDir);
+        std::vector<Record> rows;
+        for (const Variant& v : variants)
+        {
+            std::cerr << "slb-mux-failure: " << v.name << " ..." << std::endl;
+            rows.push_back(RunOne(s, v));
+        }
+        if (!Write(s, rows))
+        {
+            return 1;
+        }
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "slb-mux-failure: " << e.what() << std::endl;
+        return 2;
+    }
+    return 0;
+}
