@@ -386,6 +386,39 @@ AdcBenchExitStatus(const AdcBenchRatios& ratios, int csvStatus, int ratiosStatus
     return 0;
 }
 
+/**
+ * \ingroup adc
+ * \brief Run each variant \p repeat times, interleaved (variant 0, 1, ..., then again), so that
+ * a machine's load drifts over all of them alike; progress goes to stderr.
+ * \tparam Result what one run returns: wallS, cpuS (seconds) and packets (moved)
+ * \param names the variants' names
+ * \param repeat repetitions of each
+ * \param run run(v) runs variant v once and returns its Result
+ * \param last out: each variant's last Result (resized to names.size())
+ * \return each variant's series
+ */
+template <class Result, class Run>
+std::vector<AdcBenchSeries>
+AdcBenchInterleave(const std::vector<std::string>& names,
+                   uint32_t repeat,
+                   Run run,
+                   std::vector<Result>& last)
+{
+    std::vector<AdcBenchSeries> series(names.size());
+    last.assign(names.size(), Result{});
+    for (uint32_t k = 0; k < repeat; ++k)
+    {
+        for (std::size_t v = 0; v < names.size(); ++v)
+        {
+            std::cerr << "run " << names[v] << " " << k + 1 << "/" << repeat << " ..." << std::endl;
+            last[v] = run(v);
+            series[v].name = names[v];
+            series[v].Add(last[v].wallS, last[v].cpuS, last[v].packets);
+        }
+    }
+    return series;
+}
+
 } // namespace ns3
 
 #endif /* ADC_BENCH_UTIL_H */

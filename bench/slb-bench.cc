@@ -513,18 +513,12 @@ main(int argc, char* argv[])
 
     // a. Forwarding: mux against router, interleaved.
     const std::vector<std::string> names{"mux", "router"};
-    std::vector<AdcBenchSeries> series(2);
-    std::vector<Result> last(2);
-    for (uint32_t k = 0; k < repeat; ++k)
-    {
-        for (std::size_t v = 0; v < 2; ++v)
-        {
-            std::cerr << "run " << names[v] << " " << k + 1 << "/" << repeat << " ..." << std::endl;
-            last[v] = RunForwarding(s, v == 0);
-            series[v].name = names[v];
-            series[v].Add(last[v].wallS, last[v].cpuS, last[v].packets);
-        }
-    }
+    std::vector<Result> last;
+    std::vector<AdcBenchSeries> series = AdcBenchInterleave(
+        names,
+        repeat,
+        [&s](std::size_t v) { return RunForwarding(s, v == 0); },
+        last);
     std::cout << fmt::format("SLB MUX forwarding (VXLAN) vs a plain ns-3 router: {} clients x {} "
                              "UDP datagrams of {} B over {} flows each, every {} ns; median of "
                              "{}\n",

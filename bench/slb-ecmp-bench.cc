@@ -298,18 +298,12 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
 
     const std::vector<std::string> names{"ecmp", "global"};
-    std::vector<AdcBenchSeries> series(2);
-    std::vector<Result> last(2);
-    for (uint32_t k = 0; k < repeat; ++k)
-    {
-        for (std::size_t v = 0; v < 2; ++v)
-        {
-            std::cerr << "run " << names[v] << " " << k + 1 << "/" << repeat << " ..." << std::endl;
-            last[v] = RunOnce(s, v == 0);
-            series[v].name = names[v];
-            series[v].Add(last[v].wallS, last[v].cpuS, last[v].packets);
-        }
-    }
+    std::vector<Result> last;
+    std::vector<AdcBenchSeries> series = AdcBenchInterleave(
+        names,
+        repeat,
+        [&s](std::size_t v) { return RunOnce(s, v == 0); },
+        last);
 
     std::cout << fmt::format("SLB ECMP benchmark: {} clients x {} UDP flows, {} equal-cost paths, "
                              "{} B every {} us for {} s; median of {}\n",
