@@ -590,9 +590,8 @@ AdcBgpSpeaker::Discard(const AdcIpAddress& from, const std::string& reason)
 }
 
 void
-AdcBgpSpeaker::Halt()
+AdcBgpSpeaker::CloseListeners()
 {
-    m_halted = true;
     for (auto& l : m_listeners)
     {
         l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
@@ -600,6 +599,13 @@ AdcBgpSpeaker::Halt()
         l->Close();
     }
     m_listeners.clear();
+}
+
+void
+AdcBgpSpeaker::Halt()
+{
+    m_halted = true;
+    CloseListeners();
     for (auto& p : m_peers)
     {
         p->connectRetry.Cancel();
@@ -619,13 +625,7 @@ AdcBgpSpeaker::StopApplication()
         return;
     }
     m_running = false;
-    for (auto& l : m_listeners)
-    {
-        l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                             MakeNullCallback<void, Ptr<Socket>, const Address&>());
-        l->Close();
-    }
-    m_listeners.clear();
+    CloseListeners();
     for (auto& p : m_peers)
     {
         p->connectRetry.Cancel();

@@ -187,6 +187,8 @@ class AdcBgpSpeaker : public Application
   private:
     void StartApplication() override;
     void StopApplication() override;
+    /// Stop accepting connections: close the listening sockets.
+    void CloseListeners();
 
     /// A prefix: network and length.
     using Prefix = std::pair<AdcIpAddress, uint8_t>;
