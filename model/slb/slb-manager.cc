@@ -569,28 +569,21 @@ SlbManager::PushDipToHost(const SlbVip& vip, const SlbDip& dip)
          [agent, k = vip.key, dip]() { agent->ApplyNatRule(k, dip); });
 }
 
-bool
-SlbManager::AddressInUse(const AdcIpAddress& address) const
-{
-    return std::any_of(m_vips.begin(), m_vips.end(), [&address](const auto& v) {
-        return v.second.key.vip == address && !v.second.dips.empty();
-    });
-}
-
 void
 SlbManager::SyncRoutes()
 {
+    // The addresses every MUX in service must announce: those of the VIPs with a DIP.
+    std::set<AdcIpAddress> wanted;
+    for (const auto& [vipName, vip] : m_vips)
+    {
+        if (!vip.dips.empty())
+        {
+            wanted.insert(vip.key.vip);
+        }
+    }
     for (const auto& name : m_muxOrder)
     {
         Mux& m = m_muxes[name];
-        std::set<AdcIpAddress> wanted;
-        for (const auto& [vipName, vip] : m_vips)
-        {
-            if (AddressInUse(vip.key.vip))
-            {
-                wanted.insert(vip.key.vip);
-            }
-        }
         Ptr<AdcBgpSpeaker> speaker = m.speaker;
         for (const auto& a : wanted)
         {

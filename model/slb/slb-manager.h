@@ -219,8 +219,6 @@ class SlbManager : public Object
     void HostTimedOut(const std::string& host);
     /// \param host a host \param healthy the state to give every DIP it holds
     void SetHostDips(const std::string& host, bool healthy);
-    /// \param address a VIP address \return true when a committed VIP uses it
-    bool AddressInUse(const AdcIpAddress& address) const;
 
     Time m_policyDelay;                               //!< attribute PolicyDelay
     Time m_reportDelay;                               //!< attribute ReportDelay
