@@ -260,9 +260,11 @@ main(int argc, char* argv[])
         std::map<std::string, std::string> back;
         auto onHop =
             [&](const std::string& node, const AdcFlowKey& f, const AdcIpAddress& gw, uint32_t n) {
-                const std::string next = OwnerOf(t, gw.ToString());
+                // Only the first packet each way is recorded: the next hop's owner is looked up
+                // then.
                 if (fwd(f) && !forward.count(node))
                 {
+                    const std::string next = OwnerOf(t, gw.ToString());
                     forward[node] = next;
                     w.Step(3,
                            node,
@@ -273,7 +275,7 @@ main(int argc, char* argv[])
                 }
                 else if (ret(f) && !back.count(node))
                 {
-                    back[node] = next;
+                    back[node] = OwnerOf(t, gw.ToString());
                 }
                 else if (f.protocol == AdcFlowKey::PROTO_UDP && node.rfind("router", 0) == 0 &&
                          std::find(t.hostPa.begin(), t.hostPa.end(), f.dst) != t.hostPa.end() &&
