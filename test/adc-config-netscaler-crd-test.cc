@@ -396,10 +396,7 @@ TEST(CrdConfig, ShippedFilesConfigureTheSeedTopology)
 std::string
 EditedCopy(const std::string& file, const std::string& from, const std::string& to)
 {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("crd-config-test-" + file);
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path dir = adctest::FreshTempDir("crd-config-test-" + file);
     for (const auto& e : std::filesystem::directory_iterator(Examples()))
     {
         const std::string name = e.path().filename().string();

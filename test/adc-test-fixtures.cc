@@ -9,8 +9,11 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
 #include <cstdio>
 #include <sstream>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -86,6 +89,20 @@ ParseResponses(const std::string& bytes, std::vector<uint64_t>* bodies, bool clo
 }
 
 // ---- checks ---------------------------------------------------------------------------------
+
+std::string
+FreshTempDir(const std::string& prefix)
+{
+    std::string name = prefix + "-" + std::to_string(::getpid());
+    if (const testing::TestInfo* t = testing::UnitTest::GetInstance()->current_test_info())
+    {
+        name += std::string("-") + t->test_suite_name() + "-" + t->name();
+    }
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
 
 std::string
 RunCommand(const std::string& command)

@@ -58,6 +58,10 @@ std::vector<AdcHttpMessage> ParseResponses(const std::string& bytes,
 /// \param command a shell command \return its standard output ("" when it could not run)
 std::string RunCommand(const std::string& command);
 
+/// \param prefix what the folder is for \return an empty folder under the temporary
+/// directory, unique to this process and to the running test (tests run in parallel)
+std::string FreshTempDir(const std::string& prefix);
+
 /// \param text command output \return its non-empty lines, ':' and '\r' removed (tshark's
 /// field output, e.g. session IDs as hex)
 std::vector<std::string> OutputLines(const std::string& text);

@@ -11,6 +11,7 @@
  */
 
 #include "adc-test-accounting.h"
+#include "adc-test-fixtures.h"
 #include "ilb-test-fixture.h"
 
 #include "ns3/adc-config-error.h"
@@ -427,9 +428,7 @@ TEST_F(AdcIlbHelperTest, FailedBackendUnderHealthCheckGetsNoNewRequests)
 
 TEST_F(AdcIlbHelperTest, PcapOfServerLanIsEthernetAndClientSideIsPpp)
 {
-    const std::string dir = "/tmp/ilb-helper-test-pcap";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const std::string dir = adctest::FreshTempDir("ilb-helper-test-pcap");
     IlbTopology t = MakeHelper("DSR", 1, 2)->Build();
     t.EnablePcap(dir + "/dsr", "server-lan");
     t.EnablePcap(dir + "/dsr", "client-side");
