@@ -464,3 +464,40 @@ TEST(AdcConfigLanguage, SubjectsRegisterTheirOwnCommands)
                      "values are 0..100");
     }
 }
+
+// REQ: GSLB-04 (the monitors ldns-ping, ldns-dns and ldns-tcp are of NetScaler's LDNS types,
+// customisable like any monitor), GSLB-06 (DNS and TCP probes go to port 53 by default),
+// GSLB-10 (set lb monitor ldns-tcp LDNS-TCP -interval 10 sec -resptimeout 5 sec)
+TEST_F(AdcConfigNetScaler, LdnsMonitorTypesProbePort53AndRoundTrip)
+{
+    m_reader.ReadString("add lb monitor ldns-ping LDNS-PING\n"
+                        "add lb monitor ldns-dns LDNS-DNS\n"
+                        "add lb monitor ldns-tcp LDNS-TCP\n"
+                        "set lb monitor ldns-tcp LDNS-TCP -interval 10 sec -resptimeout 5 sec\n");
+    Ptr<AdcHealthMonitor> ping = Get<AdcHealthMonitor>(NS::LB_MONITOR, "ldns-ping");
+    Ptr<AdcHealthMonitor> dns = Get<AdcHealthMonitor>(NS::LB_MONITOR, "ldns-dns");
+    Ptr<AdcHealthMonitor> tcp = Get<AdcHealthMonitor>(NS::LB_MONITOR, "ldns-tcp");
+    EXPECT_EQ(NS::GetAttribute<EnumValue>(ping, "Type"), AdcHealthMonitor::PING);
+    EXPECT_EQ(NS::GetAttribute<EnumValue>(dns, "Type"), AdcHealthMonitor::UDP);
+    EXPECT_EQ(NS::GetAttribute<EnumValue>(tcp, "Type"), AdcHealthMonitor::TCP);
+    EXPECT_EQ(NS::GetAttribute<UintegerValue>(dns, "DestinationPort"), 53u);
+    EXPECT_EQ(NS::GetAttribute<UintegerValue>(tcp, "DestinationPort"), 53u);
+    // NetScaler's defaults (5 s, 2 s) unless set; the seed's example changes ldns-tcp.
+    EXPECT_EQ(NS::GetAttribute<TimeValue>(ping, "Interval"), Seconds(5));
+    EXPECT_EQ(NS::GetAttribute<TimeValue>(ping, "ResponseTimeout"), Seconds(2));
+    EXPECT_EQ(NS::GetAttribute<TimeValue>(tcp, "Interval"), Seconds(10));
+    EXPECT_EQ(NS::GetAttribute<TimeValue>(tcp, "ResponseTimeout"), Seconds(5));
+    // The type is the LDNS one: set with another type is an error naming the right one.
+    EXPECT_TRUE(HasAll(ErrorOf("set lb monitor ldns-tcp TCP -interval 6 sec\n"),
+                       {"the monitor has another type", "LDNS-TCP"}));
+    // Show prints the LDNS types and only what differs (port 53 is their default).
+    const std::string shown = m_reader.Show();
+    EXPECT_TRUE(HasAll(shown,
+                       {"add lb monitor ldns-ping LDNS-PING\n",
+                        "add lb monitor ldns-dns LDNS-DNS\n",
+                        "add lb monitor ldns-tcp LDNS-TCP -interval 10 -resptimeout 5\n"}))
+        << shown;
+    AdcConfigReader again(NS::GetLanguage());
+    again.ReadString(shown, "shown");
+    EXPECT_EQ(again.Show(), shown);
+}

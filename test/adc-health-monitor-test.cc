@@ -897,3 +897,44 @@ TEST(AdcHealthMonitorNames, StatesAndTypesPrintTheirNames)
 }
 
 } // namespace
+
+// REQ: GSLB-03 (the LDNS prober moves an LDNS between monitors: a disabled target gets no
+// probes and its probe in flight is abandoned unreported; re-enabled, it is probed after the
+// delay given)
+TEST_F(AdcHealthMonitorTest, DisabledTargetGetsNoProbesAndReenabledStartsAfterTheDelay)
+{
+    BuildStar(2);
+    Ptr<AdcHealthMonitor> m = MakeMonitor({{"Interval", "5s"}, {"ResponseTimeout", "2s"}});
+    m->AddTarget(m_targetAddresses[0], 0, "kept");
+    m->AddTarget(m_targetAddresses[1], 0, "moved");
+    m->SetTargetEnabled(0, false); // before the start: no probe at the start
+    EXPECT_FALSE(m->IsTargetEnabled(0));
+    Simulator::Schedule(Seconds(0.5), [m] { m->SetTargetEnabled(0, true, Seconds(2)); });
+    SetTargetInterface(2, false, Seconds(5)); // "moved" stops answering
+    // Its probe of 5 s is in flight (timeout due at 7 s) when it is disabled at 6 s.
+    Simulator::Schedule(Seconds(6), [m] { m->SetTargetEnabled(1, false); });
+    Simulator::Schedule(Seconds(12), [m] { m->SetTargetEnabled(1, true, Seconds(1)); });
+    m->SetStartTime(Seconds(0));
+    m->SetStopTime(Seconds(19));
+    Simulator::Run();
+
+    // "kept": enabled at 0.5 s with a 2 s delay, then every Interval.
+    std::vector<Time> kept;
+    for (const ProbeEvent& e : ProbesOf(0))
+    {
+        kept.push_back(e.SentAt());
+        EXPECT_TRUE(e.success);
+    }
+    EXPECT_EQ(kept, (std::vector<Time>{Seconds(2.5), Seconds(7.5), Seconds(12.5), Seconds(17.5)}));
+    // "moved": the answered probe at 0 s; the one of 5 s abandoned (no timeout report at 7 s);
+    // re-enabled at 12 s + 1 s: probed at 13 s, timed out at 15 s; the next (18 s) still in
+    // flight at the stop.
+    const std::vector<ProbeEvent> moved = ProbesOf(1);
+    ASSERT_EQ(moved.size(), 2u);
+    EXPECT_EQ(moved[0].SentAt(), Seconds(0));
+    EXPECT_TRUE(moved[0].success);
+    EXPECT_EQ(moved[1].SentAt(), Seconds(13));
+    EXPECT_EQ(moved[1].at, Seconds(15));
+    EXPECT_EQ(moved[1].reason, "timeout");
+    EXPECT_THROW(m->SetTargetEnabled(2, true), AdcConfigError);
+}

@@ -550,3 +550,36 @@ TEST_F(AdcServiceHealthTest, StateFollowsTheBoundMonitorsAsNetScalerCombinesThem
     EXPECT_EQ(open->GetState(), SState::UP);
     EXPECT_FALSE(open->UnbindMonitor(other));
 }
+
+// REQ: GSLB-07 (a remote site's service takes the state its site reports over MEP: a health
+// source other than this node's monitors)
+TEST_F(AdcVirtualServerTest, ExternalHealthCombinesWithMonitorsAndStopsSelection)
+{
+    Ptr<AdcVirtualServer> v = VServer("gslb", "ROUNDROBIN");
+    Ptr<AdcService> a = Service("site-a", 1);
+    Ptr<AdcService> b = Service("site-b", 2);
+    v->BindService(a);
+    v->BindService(b);
+    EXPECT_FALSE(b->HasExternalHealth());
+    b->SetExternalHealth(SState::DOWN);
+    EXPECT_TRUE(b->HasExternalHealth());
+    EXPECT_EQ(b->GetState(), SState::DOWN);
+    EXPECT_EQ(Picks(v, 3), (std::vector<std::string>{"site-a", "site-a", "site-a"}));
+    b->SetExternalHealth(SState::UNKNOWN); // no monitor bound: the report alone decides
+    EXPECT_EQ(b->GetState(), SState::UNKNOWN);
+    b->SetExternalHealth(SState::UP);
+    EXPECT_EQ(b->GetState(), SState::UP);
+    const auto both = Picks(v, 4);
+    EXPECT_EQ(std::count(both.begin(), both.end(), "site-b"), 2);
+    b->SetExternalHealth(SState::DOWN);
+    b->ClearExternalHealth();
+    EXPECT_EQ(b->GetState(), SState::UP);
+    EXPECT_EQ(Transitions("site-b"),
+              (std::vector<std::string>{"UP>DOWN", "DOWN>UNKNOWN", "UNKNOWN>UP", "UP>DOWN",
+                                        "DOWN>UP"}));
+    // A disabled service stays OUT OF SERVICE whatever is reported.
+    b->Disable();
+    b->SetExternalHealth(SState::UP);
+    EXPECT_EQ(b->GetState(), SState::OUT_OF_SERVICE);
+    EXPECT_THROW(b->SetExternalHealth(SState::OUT_OF_SERVICE), AdcConfigError);
+}

@@ -671,7 +671,8 @@ AdcNetScalerCommands::GetLanguage()
 const std::vector<std::string>&
 AdcNetScalerCommands::GetMonitorTypes()
 {
-    static const std::vector<std::string> types = {"PING", "TCP", "HTTP", "UDP-ECV"};
+    static const std::vector<std::string> types =
+        {"PING", "TCP", "HTTP", "UDP-ECV", "LDNS-PING", "LDNS-DNS", "LDNS-TCP"};
     return types;
 }
 

@@ -64,7 +64,8 @@ class AdcNetScalerCommands
      */
     static AdcConfigLanguage& GetLanguage();
 
-    /// \return the monitor types: PING, TCP, HTTP, UDP-ECV
+    /// \return the monitor types: PING, TCP, HTTP, UDP-ECV, and GSLB's LDNS-PING, LDNS-DNS,
+    /// LDNS-TCP (RTT probes of local DNS servers: ICMP echo, DNS over UDP and TCP to port 53)
     static const std::vector<std::string>& GetMonitorTypes();
 
     /**

@@ -60,6 +60,11 @@ MonitorType(const Cmd& cmd, const std::string& word)
 std::string
 MonitorTypeOf(Ptr<AdcHealthMonitor> m)
 {
+    const std::string typeName = NS::GetAttribute<StringValue>(m, "TypeName");
+    if (!typeName.empty())
+    {
+        return typeName;
+    }
     EnumValue v;
     m->GetAttribute("Type", v);
     switch (v.Get())
@@ -148,6 +153,22 @@ ApplyMonitorParameters(const Cmd& cmd, Ptr<AdcHealthMonitor> m, const std::strin
         StringValue(cmd.Value("-send", NS::GetAttribute<StringValue>(m, "UdpPayload"))));
 }
 
+/// Set \p m's probe kind for NetScaler type \p type. The LDNS types are GSLB's RTT probes
+/// (ICMP echo, DNS over UDP, a TCP connection) of local DNS servers, on port 53.
+void
+ConfigureKind(Ptr<AdcHealthMonitor> m, const std::string& type)
+{
+    if (type.rfind("LDNS-", 0) == 0)
+    {
+        const std::string kind = type.substr(5);
+        m->SetAttribute("Type", StringValue(kind == "DNS" ? "UDP" : kind));
+        m->SetAttribute("TypeName", StringValue(type));
+        m->SetAttribute("DestinationPort", UintegerValue(kind == "PING" ? 0 : 53));
+        return;
+    }
+    m->SetAttribute("Type", StringValue(type == "UDP-ECV" ? "UDP" : type));
+}
+
 void
 AddMonitor(Cmd& cmd)
 {
@@ -160,7 +181,7 @@ AddMonitor(Cmd& cmd)
     const std::string type = MonitorType(cmd, cmd.Operand(1));
     Ptr<AdcHealthMonitor> m = CreateObject<AdcHealthMonitor>();
     m->SetAttribute("Name", StringValue(name));
-    m->SetAttribute("Type", StringValue(type == "UDP-ECV" ? "UDP" : type));
+    ConfigureKind(m, type);
     ApplyMonitorParameters(cmd, m, type);
     cmd.GetStore().Add(NS::LB_MONITOR, name, m);
 }
@@ -221,7 +242,8 @@ ShowMonitors(const AdcConfigStore& store, std::ostream& os)
         {
             os << " -send " << NS::Quote(NS::GetAttribute<StringValue>(m, "UdpPayload"));
         }
-        if (NS::GetAttribute<UintegerValue>(m, "DestinationPort") != 0)
+        const uint64_t defaultPort = (type == "LDNS-DNS" || type == "LDNS-TCP") ? 53 : 0;
+        if (NS::GetAttribute<UintegerValue>(m, "DestinationPort") != defaultPort)
         {
             os << " -destPort " << NS::GetAttribute<UintegerValue>(m, "DestinationPort");
         }

@@ -108,6 +108,13 @@ AdcHealthMonitor::GetTypeId()
                           StringValue("ping-default"),
                           MakeStringAccessor(&AdcHealthMonitor::m_name),
                           MakeStringChecker())
+            .AddAttribute("TypeName",
+                          "The configuration's name of the monitor's type when it is not the "
+                          "probe kind's own, e.g. LDNS-DNS (a UDP kind to port 53 for GSLB); "
+                          "empty: the kind's name.",
+                          StringValue(""),
+                          MakeStringAccessor(&AdcHealthMonitor::m_typeName),
+                          MakeStringChecker())
             .AddAttribute("Interval",
                           "Time between the starts of two probes to a target that is not DOWN "
                           "(NetScaler's default monitor interval is 5 s).",
@@ -274,7 +281,7 @@ AdcHealthMonitor::AddTarget(const AdcIpAddress& address, uint16_t port, const st
     ResetEntry(entry);
     m_targets.push_back(entry);
     const auto index = static_cast<uint32_t>(m_targets.size() - 1);
-    if (m_running)
+    if (m_running && entry.enabled)
     {
         ScheduleProbe(index, Seconds(0));
     }
@@ -297,6 +304,38 @@ const std::string&
 AdcHealthMonitor::GetTargetName(uint32_t index) const
 {
     return Entry(index).target.name;
+}
+
+void
+AdcHealthMonitor::SetTargetEnabled(uint32_t index, bool enabled, Time delay)
+{
+    Entry(index); // range check
+    TargetEntry& e = m_targets[index];
+    if (e.enabled == enabled)
+    {
+        return;
+    }
+    e.enabled = enabled;
+    if (!enabled)
+    {
+        e.nextEvent.Cancel();
+        e.timeoutEvent.Cancel();
+        if (e.inFlight && m_probe)
+        {
+            m_probe->Cancel(index);
+        }
+        e.inFlight = false;
+    }
+    else if (m_running)
+    {
+        ScheduleProbe(index, delay);
+    }
+}
+
+bool
+AdcHealthMonitor::IsTargetEnabled(uint32_t index) const
+{
+    return Entry(index).enabled;
 }
 
 void
@@ -411,7 +450,10 @@ AdcHealthMonitor::StartApplication()
     for (uint32_t i = 0; i < m_targets.size(); ++i)
     {
         ResetEntry(m_targets[i]);
-        ScheduleProbe(i, Seconds(0));
+        if (m_targets[i].enabled)
+        {
+            ScheduleProbe(i, Seconds(0));
+        }
     }
 }
 
@@ -548,9 +590,9 @@ AdcHealthMonitor::ProbeResult(uint32_t index, bool success, const std::string& r
                         << reason << ")");
     m_probeTrace(index, name, success, Simulator::Now() - sentAt, reason);
     UpdateState(index, success);
-    if (!m_running)
+    if (!m_running || !m_targets[index].enabled || m_targets[index].nextEvent.IsRunning())
     {
-        return; // an owner's callback stopped the monitor
+        return; // an owner's callback stopped the monitor, or disabled or re-enabled the target
     }
     const Time spacing = (m_targets[index].state == State::DOWN) ? m_downTime : m_interval;
     const Time delay = sentAt + spacing - Simulator::Now();

@@ -149,6 +149,21 @@ class AdcHealthMonitor : public Application
     uint32_t GetNTargets() const;
 
     /**
+     * \brief Start or stop probing one target without forgetting it (its state stays). A
+     * disabled target gets no probes: its probe in flight is abandoned, unreported, and its
+     * next probe cancelled. Enabling a disabled target sends its first probe \p delay later
+     * (when the application runs; otherwise at the start). GSLB's LDNS probing uses this to
+     * move an LDNS from one probe kind's monitor to the next.
+     * \param index a target index
+     * \param enabled whether it is probed
+     * \param delay when enabling: the wait before its first probe
+     */
+    void SetTargetEnabled(uint32_t index, bool enabled, Time delay = Seconds(0));
+
+    /// \param index a target index \return whether it is probed
+    bool IsTargetEnabled(uint32_t index) const;
+
+    /**
      * \param index a target index
      * \return the target's name
      */
@@ -196,6 +211,7 @@ class AdcHealthMonitor : public Application
         uint32_t failures{0};          //!< consecutive failed probes
         uint32_t successes{0};         //!< consecutive successful probes
         bool inFlight{false};          //!< a probe awaits its outcome
+        bool enabled{true};            //!< probed (SetTargetEnabled)
         Time sentAt;                   //!< when the probe in flight was sent
         EventId timeoutEvent;          //!< ResponseTimeout of the probe in flight
         EventId nextEvent;             //!< the next probe
@@ -228,6 +244,7 @@ class AdcHealthMonitor : public Application
     // Attributes
     ProbeType m_type;              //!< probe kind
     std::string m_name;            //!< monitor name
+    std::string m_typeName;        //!< "TypeName"
     Time m_interval;               //!< probe spacing while not DOWN
     Time m_responseTimeout;        //!< probe timeout
     uint32_t m_retries;            //!< failures that mark DOWN

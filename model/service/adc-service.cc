@@ -354,6 +354,33 @@ AdcService::MonitorStateChanged(std::string context,
     Update();
 }
 
+void
+AdcService::SetExternalHealth(State state)
+{
+    if (state == State::OUT_OF_SERVICE)
+    {
+        throw AdcConfigError("AdcService '" + m_name +
+                             "': external health OUT_OF_SERVICE: allowed UP, DOWN, UNKNOWN "
+                             "(out of service is the admin state)");
+    }
+    m_hasExternal = true;
+    m_external = state;
+    Update();
+}
+
+void
+AdcService::ClearExternalHealth()
+{
+    m_hasExternal = false;
+    Update();
+}
+
+bool
+AdcService::HasExternalHealth() const
+{
+    return m_hasExternal;
+}
+
 AdcService::State
 AdcService::GetHealth() const
 {
@@ -361,7 +388,11 @@ AdcService::GetHealth() const
     {
         return State::UP;
     }
-    bool allUp = true;
+    if (m_hasExternal && m_external == State::DOWN)
+    {
+        return State::DOWN;
+    }
+    bool allUp = !m_hasExternal || m_external == State::UP;
     for (const MonitorBinding& b : m_monitors)
     {
         if (!b.bound)

@@ -182,7 +182,19 @@ class AdcService : public Object
     /// \return the bound monitors, in binding order
     std::vector<Ptr<AdcHealthMonitor>> GetMonitors() const;
 
-    /// \return the health the monitors give (UP, DOWN or UNKNOWN)
+    /**
+     * \brief Health reported by a source other than this node's monitors, e.g. GSLB's metric
+     * exchange (MEP) giving the state of a remote site's service. It combines with the
+     * monitors' as one more bound monitor would: DOWN wins, then UNKNOWN. Fires "StateChange".
+     * \param state UP, DOWN or UNKNOWN; ClearExternalHealth removes the report
+     */
+    void SetExternalHealth(State state);
+    /// \brief Forget the external report (SetExternalHealth); fires "StateChange"
+    void ClearExternalHealth();
+    /// \return whether an external report is set
+    bool HasExternalHealth() const;
+
+    /// \return the health the monitors (and an external report) give: UP, DOWN or UNKNOWN
     State GetHealth() const;
     /// \return OUT_OF_SERVICE when disabled, else GetHealth()
     State GetState() const;
@@ -251,6 +263,8 @@ class AdcService : public Object
     bool m_useProxyPort{true};              //!< "UseProxyPort"
     bool m_usip{false};                     //!< "Usip"
     bool m_healthMonitor{true};             //!< "HealthMonitor"
+    bool m_hasExternal{false};              //!< SetExternalHealth was called
+    State m_external{State::UP};            //!< the external report
     std::vector<MonitorBinding> m_monitors; //!< bound monitors
     State m_reported{State::UP};            //!< the state "StateChange" reported last
     uint64_t m_selections{0};               //!< counter
