@@ -1,0 +1,280 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc GSLB: the RTT and STATICPROXIMITY load-balancing methods.
+ */
+
+#include "gslb-lb-methods.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-lb-method-registry.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GslbLbMethods");
+
+NS_OBJECT_ENSURE_REGISTERED(GslbLdnsLb);
+NS_OBJECT_ENSURE_REGISTERED(GslbRttLb);
+NS_OBJECT_ENSURE_REGISTERED(GslbStaticProximityLb);
+
+void
+GslbRegisterLbMethods()
+{
+    using R = AdcLbMethodRegistry;
+    const std::vector<std::string> names = R::GetNames(R::NETSCALER);
+    if (std::find(names.begin(), names.end(), "RTT") == names.end())
+    {
+        R::Register(
+            "RTT",
+            [] { return Ptr<AdcLbMethod>(CreateObject<GslbRttLb>()); },
+            R::USES_LDNS);
+    }
+    if (std::find(names.begin(), names.end(), "STATICPROXIMITY") == names.end())
+    {
+        R::Register(
+            "STATICPROXIMITY",
+            [] { return Ptr<AdcLbMethod>(CreateObject<GslbStaticProximityLb>()); },
+            R::USES_LDNS);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GslbLdnsLb
+
+TypeId
+GslbLdnsLb::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GslbLdnsLb").SetParent<AdcLbMethod>().SetGroupName("Adc");
+    return tid;
+}
+
+std::string
+GslbLdnsLb::GetLastReason() const
+{
+    return m_lastReason;
+}
+
+int32_t
+GslbLdnsLb::RoundRobin(const std::string& reason)
+{
+    m_lastReason = reason;
+    const uint32_t n = GetNBackends();
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const uint32_t i = (m_next + k) % n;
+        if (GetBackend(i).up)
+        {
+            m_next = (i + 1) % n;
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GslbRttLb
+
+TypeId
+GslbRttLb::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GslbRttLb")
+                            .SetParent<GslbLdnsLb>()
+                            .SetGroupName("Adc")
+                            .AddConstructor<GslbRttLb>();
+    return tid;
+}
+
+std::string
+GslbRttLb::GetMethodName() const
+{
+    return "RTT";
+}
+
+void
+GslbRttLb::CheckSite(uint32_t site, const std::string& what) const
+{
+    if (m_db && site >= m_db->GetNSites())
+    {
+        const uint32_t n = m_db->GetNSites();
+        throw AdcConfigError("GslbRttLb: " + what + " site '" + std::to_string(site) +
+                             "' is not a site of the RTT database; " +
+                             (n == 0 ? std::string("it has no sites yet (SetSites)")
+                                     : "allowed 0 to " + std::to_string(n - 1)));
+    }
+}
+
+void
+GslbRttLb::SetDatabase(Ptr<GslbRttDatabase> db)
+{
+    m_db = db;
+    for (const auto& [name, site] : m_siteOf)
+    {
+        CheckSite(site, "back-end '" + name + "'");
+    }
+}
+
+Ptr<GslbRttDatabase>
+GslbRttLb::GetDatabase() const
+{
+    return m_db;
+}
+
+void
+GslbRttLb::SetBackendSite(const std::string& backendName, uint32_t site)
+{
+    CheckSite(site, "back-end '" + backendName + "'");
+    m_siteOf[backendName] = site;
+}
+
+int32_t
+GslbRttLb::DoSelect(const AdcLbContext& ctx)
+{
+    if (ctx.ldns.IsNone())
+    {
+        return RoundRobin("no-ldns");
+    }
+    if (!m_db || m_db->GetNSites() == 0)
+    {
+        return RoundRobin("no-rtt-round-robin");
+    }
+    // The sites that have an up back-end, and the first such back-end of each.
+    const uint32_t nSites = m_db->GetNSites();
+    std::vector<bool> candidate(nSites, false);
+    std::vector<int32_t> firstUp(nSites, -1);
+    for (uint32_t i = 0; i < GetNBackends(); ++i)
+    {
+        const AdcBackend& b = GetBackend(i);
+        const auto it = m_siteOf.find(b.name);
+        if (!b.up || it == m_siteOf.end() || it->second >= nSites)
+        {
+            continue;
+        }
+        if (!candidate[it->second])
+        {
+            candidate[it->second] = true;
+            firstUp[it->second] = static_cast<int32_t>(i);
+        }
+    }
+    const int32_t best = m_db->GetBestSite(ctx.ldns, candidate);
+    if (best < 0)
+    {
+        return RoundRobin("no-rtt-round-robin");
+    }
+    m_lastReason = "rtt";
+    NS_LOG_INFO("LDNS " << ctx.ldns << ": site " << best << " has the lowest RTT");
+    return firstUp[best];
+}
+
+void
+GslbRttLb::DoDispose()
+{
+    m_db = nullptr;
+    GslbLdnsLb::DoDispose();
+}
+
+// ---------------------------------------------------------------------------------------------
+// GslbStaticProximityLb
+
+TypeId
+GslbStaticProximityLb::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GslbStaticProximityLb")
+                            .SetParent<GslbLdnsLb>()
+                            .SetGroupName("Adc")
+                            .AddConstructor<GslbStaticProximityLb>();
+    return tid;
+}
+
+std::string
+GslbStaticProximityLb::GetMethodName() const
+{
+    return "STATICPROXIMITY";
+}
+
+void
+GslbStaticProximityLb::AddLocation(const AdcIpAddress& prefix,
+                                   uint8_t prefixLength,
+                                   const std::string& region)
+{
+    if (prefix.IsNone())
+    {
+        throw AdcConfigError("GslbStaticProximityLb: location prefix is not set; an IPv4 or "
+                             "IPv6 prefix is required");
+    }
+    const uint32_t maxLength = prefix.IsV4() ? 32 : 128;
+    if (prefixLength > maxLength)
+    {
+        throw AdcConfigError("GslbStaticProximityLb: location " + prefix.ToString() +
+                             " prefix length '" + std::to_string(prefixLength) +
+                             "' is out of range; allowed 0 to " + std::to_string(maxLength));
+    }
+    if (region.empty())
+    {
+        throw AdcConfigError("GslbStaticProximityLb: location " + prefix.ToString() + "/" +
+                             std::to_string(prefixLength) +
+                             " region '' is empty; a region name is required");
+    }
+    const AdcIpAddress masked = prefix.Masked(prefixLength);
+    for (const Location& l : m_locations)
+    {
+        if (l.length == prefixLength && l.prefix == masked)
+        {
+            throw AdcConfigError("GslbStaticProximityLb: location '" + masked.ToString() + "/" +
+                                 std::to_string(prefixLength) + "' is already in region '" +
+                                 l.region + "'; each prefix is listed once");
+        }
+    }
+    m_locations.push_back({masked, prefixLength, region});
+}
+
+void
+GslbStaticProximityLb::SetBackendRegion(const std::string& backendName, const std::string& region)
+{
+    m_regionOf[backendName] = region;
+}
+
+std::string
+GslbStaticProximityLb::GetRegion(const AdcIpAddress& ldns) const
+{
+    const Location* best = nullptr;
+    for (const Location& l : m_locations)
+    {
+        if (l.prefix.GetFamily() == ldns.GetFamily() && ldns.Masked(l.length) == l.prefix &&
+            (best == nullptr || l.length > best->length))
+        {
+            best = &l;
+        }
+    }
+    return best == nullptr ? "" : best->region;
+}
+
+int32_t
+GslbStaticProximityLb::DoSelect(const AdcLbContext& ctx)
+{
+    if (ctx.ldns.IsNone())
+    {
+        return RoundRobin("no-ldns");
+    }
+    const std::string region = GetRegion(ctx.ldns);
+    if (region.empty())
+    {
+        return RoundRobin("no-location-round-robin");
+    }
+    for (uint32_t i = 0; i < GetNBackends(); ++i)
+    {
+        const AdcBackend& b = GetBackend(i);
+        const auto it = m_regionOf.find(b.name);
+        if (b.up && it != m_regionOf.end() && it->second == region)
+        {
+            m_lastReason = "proximity";
+            return static_cast<int32_t>(i);
+        }
+    }
+    return RoundRobin("region-down-round-robin");
+}
+
+} // namespace ns3

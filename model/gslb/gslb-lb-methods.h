@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns3-adc GSLB: the load-balancing methods that choose a site by the client's local DNS server
+ * (LDNS): dynamic RTT (GSLB-01, GSLB-07, GSLB-08) and static proximity.
+ */
+
+#ifndef GSLB_LB_METHODS_H
+#define GSLB_LB_METHODS_H
+
+#include "gslb-rtt-database.h"
+
+#include "ns3/adc-flow-key.h"
+#include "ns3/adc-lb-method.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup adc
+ * \brief Register the GSLB methods in AdcLbMethodRegistry: "RTT" (GslbRttLb) and
+ * "STATICPROXIMITY" (GslbStaticProximityLb), both with trait USES_LDNS. Idempotent: a second
+ * call does nothing.
+ *
+ * Not called from static initialisation: the core's tests list every registered method
+ * (AdcLbMethod.CreateKnowsEveryName, AdcLbMethodRegistryTest's USES_LDNS list), so the GSLB
+ * configuration front-end calls it before it reads `-lbMethod RTT`.
+ */
+void GslbRegisterLbMethods();
+
+/**
+ * \ingroup adc
+ * \brief Base of the methods that choose by the LDNS: round robin over the up back-ends when
+ * the LDNS tells nothing, and the reason of the last choice.
+ */
+class GslbLdnsLb : public AdcLbMethod
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    /// \return why the last Select chose as it did (the subclass's reasons)
+    std::string GetLastReason() const;
+
+  protected:
+    /**
+     * \param reason the reason to record
+     * \return the next up back-end in index order after the previous round-robin choice
+     */
+    int32_t RoundRobin(const std::string& reason);
+
+    std::string m_lastReason; //!< why the last Select chose as it did
+
+  private:
+    uint32_t m_next{0}; //!< round-robin cursor
+};
+
+/**
+ * \ingroup adc
+ * \brief RTT: dynamic round-trip time (NetScaler's `-lbMethod RTT`). Each back-end is a GSLB
+ * service at a site; the choice is the up back-end at the site with the lowest known RTT to
+ * the client's LDNS (GslbRttDatabase::GetBestSite over the sites that have an up back-end; the
+ * lowest-index up back-end when the site has several). With no RTT known for the LDNS (an LDNS
+ * seen for the first time), round robin over the up back-ends (GSLB-08).
+ *
+ * GetLastReason: "rtt", "no-rtt-round-robin", or "no-ldns" (ctx.ldns is none; round robin).
+ */
+class GslbRttLb : public GslbLdnsLb
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    /// \return "RTT"
+    std::string GetMethodName() const override;
+
+    /**
+     * \param db the site's RTT database (the back-ends' sites index its sites); null: no RTT
+     *        is known, every choice is round robin
+     * \throws AdcConfigError when a site given to SetBackendSite is not one of db's
+     */
+    void SetDatabase(Ptr<GslbRttDatabase> db);
+    /// \return the database (may be null)
+    Ptr<GslbRttDatabase> GetDatabase() const;
+
+    /**
+     * \brief Say at which site a back-end (a GSLB service) is. Back-ends without a site take
+     * part in round robin only.
+     * \param backendName the back-end's name (it may be added before or after)
+     * \param site the site index (AdcConfigError when the database is set and has no such site)
+     */
+    void SetBackendSite(const std::string& backendName, uint32_t site);
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+    void DoDispose() override;
+
+  private:
+    /// \param site a site \param what the caller, for the message (throws when out of range)
+    void CheckSite(uint32_t site, const std::string& what) const;
+
+    Ptr<GslbRttDatabase> m_db;                //!< the RTT database
+    std::map<std::string, uint32_t> m_siteOf; //!< back-end name -> site
+};
+
+/**
+ * \ingroup adc
+ * \brief STATICPROXIMITY: a static proximity table (NetScaler's `add location`, simplified
+ * to prefixes): the LDNS's longest matching prefix names a region, and the choice is the up
+ * back-end of that region (the lowest index when it has several); else round robin.
+ *
+ * GetLastReason: "proximity", "no-location-round-robin" (no prefix matches the LDNS),
+ * "region-down-round-robin" (the region has no up back-end) or "no-ldns".
+ */
+class GslbStaticProximityLb : public GslbLdnsLb
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    /// \return "STATICPROXIMITY"
+    std::string GetMethodName() const override;
+
+    /**
+     * \brief Add a location: every LDNS in the prefix is in \p region.
+     * \param prefix the prefix (IPv4 or IPv6; bits beyond the length are ignored)
+     * \param prefixLength its length (at most 32 for IPv4, 128 for IPv6)
+     * \param region the region's name (non-empty)
+     * \throws AdcConfigError for a bad length, an empty region or a prefix added twice
+     */
+    void AddLocation(const AdcIpAddress& prefix, uint8_t prefixLength, const std::string& region);
+
+    /// \param backendName a back-end's name \param region the region it serves
+    void SetBackendRegion(const std::string& backendName, const std::string& region);
+
+    /// \param ldns an address \return the region of its longest matching prefix, "" when none
+    std::string GetRegion(const AdcIpAddress& ldns) const;
+
+  protected:
+    int32_t DoSelect(const AdcLbContext& ctx) override;
+
+  private:
+    /// One location entry.
+    struct Location
+    {
+        AdcIpAddress prefix; //!< masked prefix
+        uint8_t length{0};   //!< prefix length
+        std::string region;  //!< region name
+    };
+
+    std::vector<Location> m_locations;             //!< the proximity table
+    std::map<std::string, std::string> m_regionOf; //!< back-end name -> region
+};
+
+} // namespace ns3
+
+#endif /* GSLB_LB_METHODS_H */
