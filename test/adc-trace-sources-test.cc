@@ -16,6 +16,12 @@
 #include "ns3/adc-datapath.h"
 #include "ns3/adc-dns-resolver.h"
 #include "ns3/adc-dns-server.h"
+#include "ns3/adc-ldns-server.h"
+#include "ns3/adc-web-user.h"
+#include "ns3/gslb-adns.h"
+#include "ns3/gslb-ldns-prober.h"
+#include "ns3/gslb-mep-agent.h"
+#include "ns3/gslb-rtt-database.h"
 #include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-ecmp-routing6.h"
 #include "ns3/adc-health-monitor.h"
@@ -223,6 +229,20 @@ AllCases()
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Query", AdcDnsServer, QueryTracedCallback),
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Response", AdcDnsServer, ResponseTracedCallback),
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Drop", AdcDnsServer, DropTracedCallback),
+        ADC_TRACE(GslbAdns, GslbAdns, "Decision", GslbAdns, DecisionTracedCallback),
+        ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Probe", GslbLdnsProber, ProbeTracedCallback),
+        ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Fallback", GslbLdnsProber, FallbackTracedCallback),
+        ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Expire", GslbLdnsProber, ExpireTracedCallback),
+        ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Query", AdcLdnsServer, QueryTracedCallback),
+        ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Forward", AdcLdnsServer, ForwardTracedCallback),
+        ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Answer", AdcLdnsServer, AnswerTracedCallback),
+        ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Drop", AdcLdnsServer, DropTracedCallback),
+        ADC_TRACE(AdcWebUser, AdcWebUser, "Visit", AdcWebUser, VisitTracedCallback),
+        ADC_TRACE(GslbRttDatabase, GslbRttDatabase, "Update", GslbRttDatabase, UpdateTracedCallback),
+        ADC_TRACE(GslbRttDatabase, GslbRttDatabase, "Expire", GslbRttDatabase, ExpireTracedCallback),
+        ADC_TRACE(GslbMepAgent, GslbMepAgent, "Message", GslbMepAgent, MessageTracedCallback),
+        ADC_TRACE(GslbMepAgent, GslbMepAgent, "PeerState", GslbMepAgent, PeerStateTracedCallback),
+        ADC_TRACE(GslbMepAgent, GslbMepAgent, "Drop", GslbMepAgent, DropTracedCallback),
         ADC_TRACE(AdcDnsResolver,
                   AdcDnsResolver,
                   "QuerySent",

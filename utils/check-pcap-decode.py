@@ -6,6 +6,8 @@ PCAP may be a glob pattern: every file matching it is read and the counts are su
 With --check-checksums (first argument), tshark validates IPv4, TCP and UDP checksums, so
 "tcp.checksum.status == 0" counts bad TCP checksums and "tcp.checksum.status == 2" unverified
 ones (the latter should be none when the simulation computed checksums).
+With --decode-as RULE (before PCAP, repeatable), tshark decodes as RULE says, e.g.
+"tcp.port==3011,nstrace.mep" for NetScaler's MEP, which claims no port of its own.
 Each FILTER is a Wireshark display filter; at least MIN packets (default 1) must match it
 (tshark, from Debian's tshark package, does the decoding). Also fails when tshark reports
 malformed packets ("_ws.malformed") or checksum errors flagged as bad.
@@ -17,12 +19,13 @@ import sys
 
 
 CHECKSUM_OPTIONS = []
+DECODE_OPTIONS = []
 
 
 def count(pcaps, display_filter):
     total = 0
     for pcap in pcaps:
-        out = subprocess.run(["tshark", "-n", *CHECKSUM_OPTIONS, "-r", pcap, "-Y", display_filter,
+        out = subprocess.run(["tshark", "-n", *CHECKSUM_OPTIONS, *DECODE_OPTIONS, "-r", pcap, "-Y", display_filter,
                               "-T", "fields", "-e", "frame.number"],
                              check=True, capture_output=True, text=True)
         total += len([line for line in out.stdout.splitlines() if line.strip()])
@@ -35,6 +38,9 @@ def main():
         CHECKSUM_OPTIONS.extend(["-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE",
                                  "-o", "udp.check_checksum:TRUE"])
         args = args[1:]
+    while len(args) >= 2 and args[0] == "--decode-as":
+        DECODE_OPTIONS.extend(["-d", args[1]])
+        args = args[2:]
     if len(args) < 2:
         print(__doc__)
         return 2

@@ -1,0 +1,393 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "gslb-helper.h"
+
+#include "ns3/adc-config-error.h"
+#include "ns3/adc-health-monitor.h"
+#include "ns3/adc-netscaler-commands.h"
+#include "ns3/adc-netscaler-gslb-commands.h"
+#include "ns3/gslb-adns.h"
+#include "ns3/gslb-lb-methods.h"
+#include "ns3/gslb-ldns-prober.h"
+#include "ns3/gslb-mep-agent.h"
+#include "ns3/gslb-rtt-database.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GslbHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(GslbSiteApps);
+
+TypeId
+GslbSiteApps::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GslbSiteApps").SetParent<Object>().SetGroupName("Adc");
+    return tid;
+}
+
+GslbSiteApps::GslbSiteApps() = default;
+
+GslbSiteApps::~GslbSiteApps() = default;
+
+uint32_t
+GslbSiteApps::GetSite() const
+{
+    return m_site;
+}
+
+const std::vector<std::string>&
+GslbSiteApps::GetSiteNames() const
+{
+    return m_siteNames;
+}
+
+const std::vector<AdcIpAddress>&
+GslbSiteApps::GetSiteIps() const
+{
+    return m_siteIps;
+}
+
+const AdcConfigStore&
+GslbSiteApps::GetStore() const
+{
+    return m_reader->GetStore();
+}
+
+const std::string&
+GslbSiteApps::GetFileName() const
+{
+    return m_file;
+}
+
+std::vector<Ptr<GslbVserverConfig>>
+GslbSiteApps::GetVservers() const
+{
+    return GetStore().GetAll<GslbVserverConfig>(AdcNetScalerGslbCommands::GSLB_VSERVER);
+}
+
+Ptr<GslbRttDatabase>
+GslbSiteApps::GetDatabase() const
+{
+    return m_db;
+}
+
+Ptr<GslbLdnsProber>
+GslbSiteApps::GetProber() const
+{
+    return m_prober;
+}
+
+Ptr<GslbMepAgent>
+GslbSiteApps::GetMepAgent() const
+{
+    return m_mep;
+}
+
+Ptr<GslbAdns>
+GslbSiteApps::GetAdns() const
+{
+    return m_adns;
+}
+
+Ptr<GslbStaticProximityLb>
+GslbSiteApps::GetStaticProximity(const std::string& vserver) const
+{
+    for (const Ptr<GslbVserverConfig>& v : GetVservers())
+    {
+        if (v->GetName() == vserver)
+        {
+            return DynamicCast<GslbStaticProximityLb>(v->GetVirtualServer()->GetLbMethod());
+        }
+    }
+    return nullptr;
+}
+
+uint32_t
+GslbSiteApps::GetToleranceMs() const
+{
+    return m_toleranceMs;
+}
+
+int32_t
+GslbSiteApps::GetSiteOfService(const std::string& name) const
+{
+    for (std::size_t i = 0; i < m_services.size(); ++i)
+    {
+        if (m_services[i]->GetName() == name)
+        {
+            return m_serviceSite[i];
+        }
+    }
+    return -1;
+}
+
+void
+GslbSiteApps::DoDispose()
+{
+    m_db = nullptr;
+    m_prober = nullptr;
+    m_mep = nullptr;
+    m_adns = nullptr;
+    m_services.clear();
+    m_reader.reset();
+    Object::DoDispose();
+}
+
+void
+GslbSiteApps::Install(Ptr<Node> node)
+{
+    using G = AdcNetScalerGslbCommands;
+    const AdcConfigStore& store = m_reader->GetStore();
+    G::Validate(store);
+    GslbRegisterLbMethods();
+
+    // Sites, in `add gslb site` order: the index every site gives them.
+    const std::vector<Ptr<GslbSiteConfig>> sites = store.GetAll<GslbSiteConfig>(G::GSLB_SITE);
+    Ptr<GslbSiteConfig> local = G::GetLocalSite(store);
+    for (uint32_t i = 0; i < sites.size(); ++i)
+    {
+        m_siteNames.push_back(sites[i]->GetName());
+        m_siteIps.push_back(sites[i]->GetSiteIp());
+        if (sites[i] == local)
+        {
+            m_site = i;
+        }
+    }
+    auto siteIndex = [this](const std::string& name) {
+        auto it = std::find(m_siteNames.begin(), m_siteNames.end(), name);
+        return it == m_siteNames.end() ? -1 : static_cast<int32_t>(it - m_siteNames.begin());
+    };
+    m_services = store.GetAll<GslbServiceConfig>(G::GSLB_SERVICE);
+    for (const Ptr<GslbServiceConfig>& s : m_services)
+    {
+        m_serviceSite.push_back(siteIndex(s->GetSiteName()));
+    }
+    Ptr<GslbParameterConfig> params = G::GetParameter(store);
+    const std::vector<Ptr<GslbVserverConfig>> vservers = GetVservers();
+
+    // The RTT tolerance: the seed's `set gslb vserver <name> -lbMethod RTT -tolerance <ms>`.
+    bool usesRtt = false;
+    for (const Ptr<GslbVserverConfig>& v : vservers)
+    {
+        if (v->GetLbMethod() == "RTT")
+        {
+            if (usesRtt && v->GetToleranceMs() != m_toleranceMs)
+            {
+                throw AdcConfigError(m_file + ": GSLB vserver " + v->GetName() +
+                                     ": -tolerance " + std::to_string(v->GetToleranceMs()) +
+                                     " differs from another RTT vserver's " +
+                                     std::to_string(m_toleranceMs) +
+                                     ": the site keeps one RTT database, so one tolerance");
+            }
+            usesRtt = true;
+            m_toleranceMs = v->GetToleranceMs();
+        }
+    }
+    m_db = CreateObject<GslbRttDatabase>();
+    m_db->SetSites(m_siteNames, m_site);
+    m_db->SetAttribute("Tolerance", TimeValue(MilliSeconds(m_toleranceMs)));
+    m_db->SetAttribute("EntryTimeout", TimeValue(Seconds(params->GetLdnsEntryTimeout())));
+
+    // The ADNS answers for every bound domain; the GSLB methods read the database.
+    m_adns = CreateObject<GslbAdns>();
+    for (const Ptr<GslbVserverConfig>& v : vservers)
+    {
+        Ptr<AdcVirtualServer> vs = v->GetVirtualServer();
+        if (Ptr<GslbRttLb> rtt = DynamicCast<GslbRttLb>(vs->GetLbMethod()))
+        {
+            rtt->SetDatabase(m_db);
+            for (const Ptr<GslbServiceConfig>& s : v->GetServices())
+            {
+                rtt->SetBackendSite(s->GetName(),
+                                    static_cast<uint32_t>(siteIndex(s->GetSiteName())));
+            }
+        }
+        if (Ptr<GslbStaticProximityLb> sp = DynamicCast<GslbStaticProximityLb>(vs->GetLbMethod()))
+        {
+            for (const Ptr<GslbServiceConfig>& s : v->GetServices())
+            {
+                sp->SetBackendRegion(s->GetName(), s->GetSiteName());
+            }
+        }
+        m_adns->AddVserver(v);
+    }
+    m_adns->SetLdnsCallback(MakeCallback(&GslbSiteApps::OnLdns, this));
+    node->AddApplication(m_adns);
+
+    // The LDNS prober, only when a vserver uses RTT (NetScaler probes LDNS for RTT alone).
+    if (usesRtt)
+    {
+        m_prober = CreateObject<GslbLdnsProber>();
+        m_prober->SetProbeOrder(GslbLdnsProber::ParseProbeOrder(params->GetProbeOrder()));
+        m_prober->SetAttribute("EntryTimeout", TimeValue(Seconds(params->GetLdnsEntryTimeout())));
+        for (const std::string& name : G::GetBuiltinMonitors())
+        {
+            Ptr<AdcHealthMonitor> from =
+                store.Get<AdcHealthMonitor>(AdcNetScalerCommands::LB_MONITOR, name);
+            Ptr<AdcHealthMonitor> to = m_prober->GetMonitor(name);
+            if (!from || !to)
+            {
+                continue;
+            }
+            for (const char* attribute : {"Interval", "ResponseTimeout", "DownTime"})
+            {
+                TimeValue t;
+                from->GetAttribute(attribute, t);
+                to->SetAttribute(attribute, t);
+            }
+            if (name != "ldns-ping")
+            {
+                UintegerValue port;
+                from->GetAttribute("DestinationPort", port);
+                to->SetAttribute("DestinationPort", port);
+            }
+        }
+        m_prober->SetRttCallback(MakeCallback(&GslbSiteApps::OnRtt, this));
+        node->AddApplication(m_prober);
+    }
+
+    // MEP with every other site, from the site IP.
+    m_mep = CreateObject<GslbMepAgent>();
+    m_mep->SetDatabase(m_db);
+    m_mep->SetAttribute("KeepAliveTimeout", TimeValue(Seconds(params->GetMepKeepAliveTimeout())));
+    if (m_siteIps[m_site].IsV4())
+    {
+        m_mep->SetLocalAddress(m_siteIps[m_site].GetIpv4());
+    }
+    for (uint32_t i = 0; i < m_siteIps.size(); ++i)
+    {
+        if (i != m_site && m_siteIps[i].IsV4())
+        {
+            m_mep->AddPeer(i, m_siteIps[i].GetIpv4());
+        }
+    }
+    m_mep->SetLocalServicesCallback(MakeCallback(&GslbSiteApps::LocalServices, this));
+    m_mep->SetSiteMetricCallback(MakeCallback(&GslbSiteApps::OnSiteMetric, this));
+    m_mep->SetPeerStateCallback(MakeCallback(&GslbSiteApps::OnPeerState, this));
+    node->AddApplication(m_mep);
+}
+
+void
+GslbSiteApps::OnLdns(const AdcIpAddress& ldns)
+{
+    m_db->Touch(ldns);
+    if (m_prober)
+    {
+        m_prober->AddLdns(ldns);
+    }
+}
+
+void
+GslbSiteApps::OnRtt(const AdcIpAddress& ldns, Time rtt)
+{
+    if (m_db->UpdateLocal(ldns, rtt))
+    {
+        m_mep->SendRtt(ldns, rtt);
+    }
+}
+
+std::vector<AdcMepSiteMetric>
+GslbSiteApps::LocalServices()
+{
+    std::vector<AdcMepSiteMetric> out;
+    for (std::size_t i = 0; i < m_services.size(); ++i)
+    {
+        Ptr<AdcService> s = m_services[i]->GetService();
+        if (m_serviceSite[i] != static_cast<int32_t>(m_site) || !s->GetAddress().IsV4())
+        {
+            continue;
+        }
+        AdcMepSiteMetric r;
+        r.state = s->IsUp() ? AdcMepSiteMetric::kStateUp : AdcMepSiteMetric::kStateDown;
+        r.ip = s->GetAddress().GetIpv4();
+        r.port = s->GetPort();
+        out.push_back(r);
+    }
+    return out;
+}
+
+void
+GslbSiteApps::OnSiteMetric(uint32_t site, const std::vector<AdcMepSiteMetric>& records)
+{
+    for (std::size_t i = 0; i < m_services.size(); ++i)
+    {
+        if (m_serviceSite[i] != static_cast<int32_t>(site))
+        {
+            continue;
+        }
+        Ptr<AdcService> s = m_services[i]->GetService();
+        for (const AdcMepSiteMetric& r : records)
+        {
+            if (s->GetAddress().IsV4() && r.ip == s->GetAddress().GetIpv4() &&
+                r.port == s->GetPort())
+            {
+                s->SetExternalHealth(r.state == AdcMepSiteMetric::kStateUp
+                                         ? AdcService::State::UP
+                                         : AdcService::State::DOWN);
+            }
+        }
+    }
+}
+
+void
+GslbSiteApps::OnPeerState(uint32_t site, bool up)
+{
+    if (up)
+    {
+        return; // its SITE METRIC UPDATE says which services are up
+    }
+    for (std::size_t i = 0; i < m_services.size(); ++i)
+    {
+        if (m_serviceSite[i] == static_cast<int32_t>(site))
+        {
+            m_services[i]->GetService()->SetExternalHealth(AdcService::State::DOWN);
+        }
+    }
+}
+
+Ptr<GslbSiteApps>
+GslbHelper::InstallFromFile(Ptr<Node> node, const std::string& path) const
+{
+    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    apps->m_reader =
+        std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
+    AdcNetScalerGslbCommands::ReadFile(*apps->m_reader, path);
+    apps->m_file = path;
+    apps->Install(node);
+    return apps;
+}
+
+Ptr<GslbSiteApps>
+GslbHelper::InstallFromText(Ptr<Node> node, const std::string& text, const std::string& name) const
+{
+    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    apps->m_reader =
+        std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
+    apps->m_reader->ReadString(text, name);
+    apps->m_file = name;
+    apps->Install(node);
+    return apps;
+}
+
+std::vector<std::string>
+GslbHelper::CheckConsistency(const std::vector<Ptr<GslbSiteApps>>& sites)
+{
+    std::vector<const AdcConfigStore*> stores;
+    std::vector<std::string> names;
+    for (const Ptr<GslbSiteApps>& s : sites)
+    {
+        stores.push_back(&s->GetStore());
+        names.push_back(s->GetFileName());
+    }
+    return AdcNetScalerGslbCommands::CheckDomainConsistency(stores, names);
+}
+
+} // namespace ns3
