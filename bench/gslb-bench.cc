@@ -239,7 +239,9 @@ main(int argc, char* argv[])
     cmd.AddValue("repeat", "Runs per variant, interleaved (the median counts; >= 1)", repeat);
     cmd.AddValue("ldns", "LDNS entries for the memory measurement", ldns);
     cmd.AddValue("csv", "Also write the results as metric,value CSV to this file", csv);
-    cmd.AddValue("ratios", "Write the ratio rows (results/bench/ratios.csv format) here", ratiosCsv);
+    cmd.AddValue("ratios",
+                 "Write the ratio rows (results/bench/ratios.csv format) here",
+                 ratiosCsv);
     cmd.Parse(argc, argv);
     if (repeat == 0 || s.clients == 0 || s.clients > 16000 || s.queries == 0 ||
         !s.interval.IsStrictlyPositive() || ldns == 0 || ldns > 10000000)
@@ -296,10 +298,10 @@ main(int argc, char* argv[])
                           AdcCsvWriter::FormatFixed(AdcBenchSeries::Median(sr.walls), 3));
         rows.emplace_back(p + "packets", std::to_string(sr.packets));
         rows.emplace_back(p + "packets_per_wall_s", AdcCsvWriter::FormatFixed(sr.Pps(), 0));
-        rows.emplace_back(p + "queries_per_wall_s",
-                          AdcCsvWriter::FormatFixed(
-                              r.replies / std::max(1e-9, AdcBenchSeries::Median(sr.walls)),
-                              0));
+        rows.emplace_back(
+            p + "queries_per_wall_s",
+            AdcCsvWriter::FormatFixed(r.replies / std::max(1e-9, AdcBenchSeries::Median(sr.walls)),
+                                      0));
         rows.emplace_back(p + "sent", std::to_string(r.sent));
         rows.emplace_back(p + "replies", std::to_string(r.replies));
     }

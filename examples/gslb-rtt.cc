@@ -212,8 +212,12 @@ Mean(const std::vector<double>& v)
 }
 
 Outcome
-RunOne(const Settings& s, const std::string& method, AdcCsvWriter& answers, AdcCsvWriter& rtt,
-       AdcCsvWriter& visits, bool firstRun)
+RunOne(const Settings& s,
+       const std::string& method,
+       AdcCsvWriter& answers,
+       AdcCsvWriter& rtt,
+       AdcCsvWriter& visits,
+       bool firstRun)
 {
     RngSeedManager::SetSeed(s.seed);
     RngSeedManager::SetRun(s.run);
@@ -246,13 +250,15 @@ RunOne(const Settings& s, const std::string& method, AdcCsvWriter& answers, AdcC
     for (uint32_t site = 0; site < t.GetNSites(); ++site)
     {
         Ptr<GslbSiteApps> apps = t.site[site];
-        apps->GetAdns()->TraceConnectWithoutContext(
-            "Decision", MakeBoundCallback(&OnDecision, &sinks, site));
-        apps->GetMepAgent()->TraceConnectWithoutContext("Message", MakeBoundCallback(&OnMep, &sinks));
+        apps->GetAdns()->TraceConnectWithoutContext("Decision",
+                                                    MakeBoundCallback(&OnDecision, &sinks, site));
+        apps->GetMepAgent()->TraceConnectWithoutContext("Message",
+                                                        MakeBoundCallback(&OnMep, &sinks));
         if (apps->GetProber())
         {
             apps->GetProber()->TraceConnectWithoutContext(
-                "Probe", MakeBoundCallback(&OnProbe, &sinks, site));
+                "Probe",
+                MakeBoundCallback(&OnProbe, &sinks, site));
         }
         // Static proximity: each region's LDNS prefix is located at its nearest site now.
         if (Ptr<GslbStaticProximityLb> sp = apps->GetStaticProximity("gslb-web"))
@@ -273,11 +279,15 @@ RunOne(const Settings& s, const std::string& method, AdcCsvWriter& answers, AdcC
     // The changes: a congested transit link, a site failing and recovering.
     const uint32_t congestSite = t.NearestSite(s.congestRegion);
     Simulator::Schedule(Seconds(s.congestAt), [&t, &s, congestSite] {
-        GslbTopologyHelper::ChangeWanDelay(t, s.congestRegion, congestSite,
+        GslbTopologyHelper::ChangeWanDelay(t,
+                                           s.congestRegion,
+                                           congestSite,
                                            MilliSeconds(s.congestDelay));
     });
-    Simulator::Schedule(Seconds(s.failAt), [&t, &s] { GslbTopologyHelper::SetSiteUp(t, s.failSite, false); });
-    Simulator::Schedule(Seconds(s.recoverAt), [&t, &s] { GslbTopologyHelper::SetSiteUp(t, s.failSite, true); });
+    Simulator::Schedule(Seconds(s.failAt),
+                        [&t, &s] { GslbTopologyHelper::SetSiteUp(t, s.failSite, false); });
+    Simulator::Schedule(Seconds(s.recoverAt),
+                        [&t, &s] { GslbTopologyHelper::SetSiteUp(t, s.failSite, true); });
     if (s.pcap && firstRun)
     {
         GslbTopologyHelper::EnablePcapAll(t, s.outputDir + "/pcap/gslb");
@@ -336,7 +346,9 @@ main(int argc, char* argv[])
     cmd.AddValue("probeOrder", "set gslb parameter -ldnsprobeOrder (words)", s.probeOrder);
     cmd.AddValue("ttl", "TTL of the DNS answers (s)", s.ttl);
     cmd.AddValue("congestAt", "the transit link congests (s)", s.congestAt);
-    cmd.AddValue("congestRegion", "region whose link to its nearest site congests", s.congestRegion);
+    cmd.AddValue("congestRegion",
+                 "region whose link to its nearest site congests",
+                 s.congestRegion);
     cmd.AddValue("congestDelay", "one-way delay of the congested link (ms)", s.congestDelay);
     cmd.AddValue("failAt", "a site fails (s)", s.failAt);
     cmd.AddValue("failSite", "index of the site that fails", s.failSite);
@@ -356,13 +368,20 @@ main(int argc, char* argv[])
         AdcCsvWriter rtt(s.outputDir + "/rtt.csv",
                          {"method", "time_s", "site", "region", "kind", "measured_ms", "true_ms"});
         AdcCsvWriter visits(s.outputDir + "/visits.csv",
-                            {"method", "client", "region", "start_s", "dns_ms", "fetch_ms",
-                             "total_ms", "site", "outcome"});
+                            {"method",
+                             "client",
+                             "region",
+                             "start_s",
+                             "dns_ms",
+                             "fetch_ms",
+                             "total_ms",
+                             "site",
+                             "outcome"});
         {
             AdcCsvWriter events(s.outputDir + "/events.csv", {"time_s", "event"});
             events.WriteRow({std::to_string(s.congestAt), "congestion"});
-            events.WriteRow({std::to_string(s.failAt), "site " + std::to_string(s.failSite) +
-                                                           " fails"});
+            events.WriteRow(
+                {std::to_string(s.failAt), "site " + std::to_string(s.failSite) + " fails"});
             events.WriteRow({std::to_string(s.recoverAt), "recovers"});
         }
         std::vector<Outcome> outcomes;
@@ -376,9 +395,19 @@ main(int argc, char* argv[])
             first = false;
         }
         AdcCsvWriter summary(s.outputDir + "/summary.csv",
-                             {"method", "visits", "completed", "failed", "open",
-                              "nearest_share", "mean_ms", "p50_ms", "p95_ms", "dns_mean_ms",
-                              "answers", "mep_sent", "probes"});
+                             {"method",
+                              "visits",
+                              "completed",
+                              "failed",
+                              "open",
+                              "nearest_share",
+                              "mean_ms",
+                              "p50_ms",
+                              "p95_ms",
+                              "dns_mean_ms",
+                              "answers",
+                              "mep_sent",
+                              "probes"});
         std::cout << "gslb-rtt: " << s.sites << " sites, " << s.regions << " regions, "
                   << s.clientsPerRegion << " users each, " << s.duration << " s per method\n";
         for (const std::string& m : outcomes.front().consistency)
@@ -388,8 +417,8 @@ main(int argc, char* argv[])
         for (const Outcome& o : outcomes)
         {
             const double share = o.completed == 0 ? 0
-                                                   : static_cast<double>(o.nearest) /
-                                                         static_cast<double>(o.completed);
+                                                  : static_cast<double>(o.nearest) /
+                                                        static_cast<double>(o.completed);
             std::ostringstream sh;
             sh << std::fixed << std::setprecision(4) << share;
             auto f = [](double x) {
@@ -397,17 +426,23 @@ main(int argc, char* argv[])
                 os << std::fixed << std::setprecision(2) << x;
                 return os.str();
             };
-            summary.WriteRow({o.method, std::to_string(o.visits), std::to_string(o.completed),
-                              std::to_string(o.failed), std::to_string(o.open), sh.str(),
-                              f(Mean(o.totals)), f(Percentile(o.totals, 0.5)),
-                              f(Percentile(o.totals, 0.95)), f(Mean(o.dns)),
-                              std::to_string(o.answers), std::to_string(o.mepMessages),
+            summary.WriteRow({o.method,
+                              std::to_string(o.visits),
+                              std::to_string(o.completed),
+                              std::to_string(o.failed),
+                              std::to_string(o.open),
+                              sh.str(),
+                              f(Mean(o.totals)),
+                              f(Percentile(o.totals, 0.5)),
+                              f(Percentile(o.totals, 0.95)),
+                              f(Mean(o.dns)),
+                              std::to_string(o.answers),
+                              std::to_string(o.mepMessages),
                               std::to_string(o.probes)});
             std::cout << "  " << std::left << std::setw(16) << o.method << " visits " << o.visits
                       << " (completed " << o.completed << ", failed " << o.failed << ", open "
-                      << o.open << "), nearest site " << sh.str() << ", mean "
-                      << f(Mean(o.totals)) << " ms, p95 " << f(Percentile(o.totals, 0.95))
-                      << " ms\n";
+                      << o.open << "), nearest site " << sh.str() << ", mean " << f(Mean(o.totals))
+                      << " ms, p95 " << f(Percentile(o.totals, 0.95)) << " ms\n";
         }
     }
     catch (const AdcConfigError& e)

@@ -181,8 +181,8 @@ GslbSiteApps::Install(Ptr<Node> node)
         {
             if (usesRtt && v->GetToleranceMs() != m_toleranceMs)
             {
-                throw AdcConfigError(m_file + ": GSLB vserver " + v->GetName() +
-                                     ": -tolerance " + std::to_string(v->GetToleranceMs()) +
+                throw AdcConfigError(m_file + ": GSLB vserver " + v->GetName() + ": -tolerance " +
+                                     std::to_string(v->GetToleranceMs()) +
                                      " differs from another RTT vserver's " +
                                      std::to_string(m_toleranceMs) +
                                      ": the site keeps one RTT database, so one tolerance");
@@ -357,8 +357,7 @@ Ptr<GslbSiteApps>
 GslbHelper::InstallFromFile(Ptr<Node> node, const std::string& path) const
 {
     Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
-    apps->m_reader =
-        std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
+    apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
     AdcNetScalerGslbCommands::ReadFile(*apps->m_reader, path);
     apps->m_file = path;
     apps->Install(node);
@@ -369,8 +368,7 @@ Ptr<GslbSiteApps>
 GslbHelper::InstallFromText(Ptr<Node> node, const std::string& text, const std::string& name) const
 {
     Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
-    apps->m_reader =
-        std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
+    apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
     apps->m_reader->ReadString(text, name);
     apps->m_file = name;
     apps->Install(node);

@@ -101,18 +101,18 @@ class GslbSiteApps : public Object
     /// A peer's MEP connection went up or down.
     void OnPeerState(uint32_t site, bool up);
 
-    std::unique_ptr<AdcConfigReader> m_reader;     //!< holds the configuration
-    std::string m_file;                            //!< the configuration's file name
-    uint32_t m_site{0};                            //!< this site
-    uint32_t m_toleranceMs{5};                     //!< RTT tolerance
-    std::vector<std::string> m_siteNames;          //!< by index
-    std::vector<AdcIpAddress> m_siteIps;           //!< by index
+    std::unique_ptr<AdcConfigReader> m_reader;      //!< holds the configuration
+    std::string m_file;                             //!< the configuration's file name
+    uint32_t m_site{0};                             //!< this site
+    uint32_t m_toleranceMs{5};                      //!< RTT tolerance
+    std::vector<std::string> m_siteNames;           //!< by index
+    std::vector<AdcIpAddress> m_siteIps;            //!< by index
     std::vector<Ptr<GslbServiceConfig>> m_services; //!< every GSLB service
-    std::vector<int32_t> m_serviceSite;            //!< m_services[i]'s site
-    Ptr<GslbRttDatabase> m_db;                     //!< RTT database
-    Ptr<GslbLdnsProber> m_prober;                  //!< LDNS prober (RTT only)
-    Ptr<GslbMepAgent> m_mep;                       //!< MEP agent
-    Ptr<GslbAdns> m_adns;                          //!< the ADNS
+    std::vector<int32_t> m_serviceSite;             //!< m_services[i]'s site
+    Ptr<GslbRttDatabase> m_db;                      //!< RTT database
+    Ptr<GslbLdnsProber> m_prober;                   //!< LDNS prober (RTT only)
+    Ptr<GslbMepAgent> m_mep;                        //!< MEP agent
+    Ptr<GslbAdns> m_adns;                           //!< the ADNS
 };
 
 /**

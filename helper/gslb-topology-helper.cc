@@ -20,8 +20,8 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-channel.h"
-#include "ns3/point-to-point-net-device.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/string.h"
@@ -172,12 +172,13 @@ GslbTopologyHelper::GetTypeId()
                           UintegerValue(5),
                           MakeUintegerAccessor(&GslbTopologyHelper::m_dnsTtl),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("LdnsServerSelection",
-                          "How each LDNS picks among the sites' ADNS (its ServerSelection): LOWEST_SRTT "
-                          "as BIND does (mostly the nearest ADNS), ROUND_ROBIN or FIRST.",
-                          StringValue("LOWEST_SRTT"),
-                          MakeStringAccessor(&GslbTopologyHelper::m_ldnsSelection),
-                          MakeStringChecker())
+            .AddAttribute(
+                "LdnsServerSelection",
+                "How each LDNS picks among the sites' ADNS (its ServerSelection): LOWEST_SRTT "
+                "as BIND does (mostly the nearest ADNS), ROUND_ROBIN or FIRST.",
+                StringValue("LOWEST_SRTT"),
+                MakeStringAccessor(&GslbTopologyHelper::m_ldnsSelection),
+                MakeStringChecker())
             .AddAttribute("InterVisitTime",
                           "Mean of the exponential time between a user's visits.",
                           TimeValue(Seconds(2)),
@@ -262,7 +263,8 @@ GslbTopologyHelper::Validate() const
     }
     if (!m_files.empty() && m_files.size() != m_sites)
     {
-        fail("config files", std::to_string(m_files.size()) + " files",
+        fail("config files",
+             std::to_string(m_files.size()) + " files",
              "one per site (" + std::to_string(m_sites) + ")");
     }
     for (uint32_t r = 0; r < m_set.size(); ++r)
@@ -271,7 +273,8 @@ GslbTopologyHelper::Validate() const
         {
             if (m_set[r][s].first && (r >= m_regions || s >= m_sites))
             {
-                fail("SetWanDelay", "region " + std::to_string(r) + " site " + std::to_string(s),
+                fail("SetWanDelay",
+                     "region " + std::to_string(r) + " site " + std::to_string(s),
                      "regions 0.." + std::to_string(m_regions - 1) + ", sites 0.." +
                          std::to_string(m_sites - 1));
             }

@@ -95,24 +95,24 @@ class GslbTopologyHelper : public Object
     /// \return WAN delay of region r to site s (SetWanDelay's, else the default rule)
     Time DefaultDelay(uint32_t region, uint32_t site) const;
 
-    uint32_t m_sites;            //!< "Sites"
-    uint32_t m_regions;          //!< "Regions"
-    uint32_t m_clientsPerRegion; //!< "ClientsPerRegion"
-    Time m_nearDelay;            //!< "NearDelay"
-    Time m_delayStep;            //!< "DelayStep"
-    Time m_lanDelay;             //!< "LanDelay"
-    Time m_siteWanDelay;         //!< "SiteWanDelay"
-    std::string m_dataRate;      //!< "DataRate"
-    std::string m_domain;        //!< "Domain"
-    std::string m_lbMethod;      //!< "LbMethod"
-    uint32_t m_toleranceMs;      //!< "Tolerance"
-    std::string m_probeOrder;    //!< "ProbeOrder"
-    uint32_t m_dnsTtl;           //!< "DnsTtl"
-    std::string m_ldnsSelection; //!< "LdnsServerSelection"
-    Time m_interVisit;           //!< "InterVisitTime" (mean of an exponential)
-    Time m_visitsUntil;          //!< "StopVisitsAt"
-    std::vector<std::string> m_files;                     //!< SetConfigFiles
-    std::string m_extra;                                  //!< SetExtraConfig
+    uint32_t m_sites;                 //!< "Sites"
+    uint32_t m_regions;               //!< "Regions"
+    uint32_t m_clientsPerRegion;      //!< "ClientsPerRegion"
+    Time m_nearDelay;                 //!< "NearDelay"
+    Time m_delayStep;                 //!< "DelayStep"
+    Time m_lanDelay;                  //!< "LanDelay"
+    Time m_siteWanDelay;              //!< "SiteWanDelay"
+    std::string m_dataRate;           //!< "DataRate"
+    std::string m_domain;             //!< "Domain"
+    std::string m_lbMethod;           //!< "LbMethod"
+    uint32_t m_toleranceMs;           //!< "Tolerance"
+    std::string m_probeOrder;         //!< "ProbeOrder"
+    uint32_t m_dnsTtl;                //!< "DnsTtl"
+    std::string m_ldnsSelection;      //!< "LdnsServerSelection"
+    Time m_interVisit;                //!< "InterVisitTime" (mean of an exponential)
+    Time m_visitsUntil;               //!< "StopVisitsAt"
+    std::vector<std::string> m_files; //!< SetConfigFiles
+    std::string m_extra;              //!< SetExtraConfig
     std::vector<std::vector<std::pair<bool, Time>>> m_set; //!< SetWanDelay's values
 };
 

@@ -12,9 +12,9 @@
 #include "ns3/adc-ldns-server.h"
 #include "ns3/adc-web-user.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
-#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <string>
@@ -64,12 +64,12 @@ struct GslbTopology
     Time lanDelay;     //!< one-way delay of every LAN
     Time siteWanDelay; //!< one-way delay of the site-site links
 
-    std::vector<Ptr<GslbSiteApps>> site;      //!< site s's GSLB applications
-    std::vector<Ptr<AdcHttpServer>> server;   //!< site s's web server
-    std::vector<Ptr<AdcLdnsServer>> ldns;     //!< region r's LDNS
-    std::vector<Ptr<AdcWebUser>> users;       //!< client i's web user (same order as clients)
-    std::vector<uint32_t> regionOf;           //!< client i's region
-    std::vector<bool> siteUp;                 //!< false while SetSiteUp holds the site down
+    std::vector<Ptr<GslbSiteApps>> site;    //!< site s's GSLB applications
+    std::vector<Ptr<AdcHttpServer>> server; //!< site s's web server
+    std::vector<Ptr<AdcLdnsServer>> ldns;   //!< region r's LDNS
+    std::vector<Ptr<AdcWebUser>> users;     //!< client i's web user (same order as clients)
+    std::vector<uint32_t> regionOf;         //!< client i's region
+    std::vector<bool> siteUp;               //!< false while SetSiteUp holds the site down
     /// what GslbHelper::CheckConsistency reported (e.g. RTT tolerances that differ by site)
     std::vector<std::string> consistency;
 

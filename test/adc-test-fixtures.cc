@@ -9,9 +9,9 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <gtest/gtest.h>
-#include <cstdio>
 #include <sstream>
 #include <unistd.h>
 

@@ -16,18 +16,13 @@
 #include "ns3/adc-datapath.h"
 #include "ns3/adc-dns-resolver.h"
 #include "ns3/adc-dns-server.h"
-#include "ns3/adc-ldns-server.h"
-#include "ns3/adc-web-user.h"
-#include "ns3/gslb-adns.h"
-#include "ns3/gslb-ldns-prober.h"
-#include "ns3/gslb-mep-agent.h"
-#include "ns3/gslb-rtt-database.h"
 #include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-ecmp-routing6.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-lb-method.h"
+#include "ns3/adc-ldns-server.h"
 #include "ns3/adc-path-tracer.h"
 #include "ns3/adc-persistence-table.h"
 #include "ns3/adc-policy-routing.h"
@@ -40,12 +35,17 @@
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/adc-udp-relay.h"
 #include "ns3/adc-virtual-server.h"
+#include "ns3/adc-web-user.h"
 #include "ns3/core-module.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"
 #include "ns3/crd-lower-tier.h"
 #include "ns3/cs-policy.h"
 #include "ns3/cs-virtual-server.h"
+#include "ns3/gslb-adns.h"
+#include "ns3/gslb-ldns-prober.h"
+#include "ns3/gslb-mep-agent.h"
+#include "ns3/gslb-rtt-database.h"
 #include "ns3/ilb-appliance.h"
 #include "ns3/network-module.h"
 #include "ns3/slb-host-agent.h"
@@ -231,15 +231,27 @@ AllCases()
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Drop", AdcDnsServer, DropTracedCallback),
         ADC_TRACE(GslbAdns, GslbAdns, "Decision", GslbAdns, DecisionTracedCallback),
         ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Probe", GslbLdnsProber, ProbeTracedCallback),
-        ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Fallback", GslbLdnsProber, FallbackTracedCallback),
+        ADC_TRACE(GslbLdnsProber,
+                  GslbLdnsProber,
+                  "Fallback",
+                  GslbLdnsProber,
+                  FallbackTracedCallback),
         ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Expire", GslbLdnsProber, ExpireTracedCallback),
         ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Query", AdcLdnsServer, QueryTracedCallback),
         ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Forward", AdcLdnsServer, ForwardTracedCallback),
         ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Answer", AdcLdnsServer, AnswerTracedCallback),
         ADC_TRACE(AdcLdnsServer, AdcLdnsServer, "Drop", AdcLdnsServer, DropTracedCallback),
         ADC_TRACE(AdcWebUser, AdcWebUser, "Visit", AdcWebUser, VisitTracedCallback),
-        ADC_TRACE(GslbRttDatabase, GslbRttDatabase, "Update", GslbRttDatabase, UpdateTracedCallback),
-        ADC_TRACE(GslbRttDatabase, GslbRttDatabase, "Expire", GslbRttDatabase, ExpireTracedCallback),
+        ADC_TRACE(GslbRttDatabase,
+                  GslbRttDatabase,
+                  "Update",
+                  GslbRttDatabase,
+                  UpdateTracedCallback),
+        ADC_TRACE(GslbRttDatabase,
+                  GslbRttDatabase,
+                  "Expire",
+                  GslbRttDatabase,
+                  ExpireTracedCallback),
         ADC_TRACE(GslbMepAgent, GslbMepAgent, "Message", GslbMepAgent, MessageTracedCallback),
         ADC_TRACE(GslbMepAgent, GslbMepAgent, "PeerState", GslbMepAgent, PeerStateTracedCallback),
         ADC_TRACE(GslbMepAgent, GslbMepAgent, "Drop", GslbMepAgent, DropTracedCallback),

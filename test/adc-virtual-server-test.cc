@@ -574,9 +574,9 @@ TEST_F(AdcVirtualServerTest, ExternalHealthCombinesWithMonitorsAndStopsSelection
     b->SetExternalHealth(SState::DOWN);
     b->ClearExternalHealth();
     EXPECT_EQ(b->GetState(), SState::UP);
-    EXPECT_EQ(Transitions("site-b"),
-              (std::vector<std::string>{"UP>DOWN", "DOWN>UNKNOWN", "UNKNOWN>UP", "UP>DOWN",
-                                        "DOWN>UP"}));
+    EXPECT_EQ(
+        Transitions("site-b"),
+        (std::vector<std::string>{"UP>DOWN", "DOWN>UNKNOWN", "UNKNOWN>UP", "UP>DOWN", "DOWN>UP"}));
     // A disabled service stays OUT OF SERVICE whatever is reported.
     b->Disable();
     b->SetExternalHealth(SState::UP);

@@ -7,11 +7,12 @@
  * here, so every expected RTT is derived from them and from the packets' sizes.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-dns-message.h"
 #include "ns3/adc-dns-server.h"
 #include "ns3/adc-health-monitor.h"
-#include "adc-test-fixtures.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/error-model.h"

@@ -143,8 +143,8 @@ TEST_F(GslbScenario, EverySiteAnswersEachRegionWithItsNearestSite)
             << "site " << d.adnsSite << " answered region " << d.region << " at "
             << d.at.As(Time::S);
     }
-    EXPECT_GT(late, 3u * 3u);          // every region asked several times (TTL 5 s)
-    EXPECT_EQ(adnsSeen.size(), 3u);    // the LDNS spread its queries over every site's ADNS
+    EXPECT_GT(late, 3u * 3u);       // every region asked several times (TTL 5 s)
+    EXPECT_EQ(adnsSeen.size(), 3u); // the LDNS spread its queries over every site's ADNS
     // Every site's database holds every site's RTT to every LDNS: the true round trip, within
     // the tolerance (5 ms: a later measurement closer than that replaces nothing, GSLB-09;
     // the first probe of an LDNS waits for ARP on both LANs) and 1 ms of transmission times.
@@ -155,8 +155,7 @@ TEST_F(GslbScenario, EverySiteAnswersEachRegionWithItsNearestSite)
             for (uint32_t from = 0; from < 3; ++from)
             {
                 auto rtt = m_t.site[s]->GetDatabase()->GetRtt(m_t.ldnsIp[r], from);
-                ASSERT_TRUE(rtt.has_value()) << "site " << s << " region " << r << " from "
-                                             << from;
+                ASSERT_TRUE(rtt.has_value()) << "site " << s << " region " << r << " from " << from;
                 EXPECT_NEAR(rtt->GetMilliSeconds(),
                             m_t.TruePathRtt(r, from).GetMilliSeconds(),
                             5.0 + 1.0);
@@ -355,20 +354,20 @@ TEST_F(GslbScenario, ProbeOrderAndMonitorSettingsComeFromTheConfiguration)
     EXPECT_EQ(interval.Get(), Seconds(5));
     // DNS probes (the first kind) every 10 s from the first query of each LDNS, at site a.
     std::map<std::string, std::vector<Time>> sent;
-    p->TraceConnectWithoutContext(
-        "Probe",
-        MakeBoundCallback(
-            +[](std::map<std::string, std::vector<Time>>* out,
-                const AdcIpAddress& ldns,
-                const std::string& kind,
-                Time rtt,
-                const std::string&,
-                bool yields) {
-                EXPECT_EQ(kind, "DNS"); // the LDNS answer DNS: no fallback
-                EXPECT_TRUE(yields);
-                (*out)[ldns.ToString()].push_back(Simulator::Now() - rtt);
-            },
-            &sent));
+    p->TraceConnectWithoutContext("Probe",
+                                  MakeBoundCallback(
+                                      +[](std::map<std::string, std::vector<Time>>* out,
+                                          const AdcIpAddress& ldns,
+                                          const std::string& kind,
+                                          Time rtt,
+                                          const std::string&,
+                                          bool yields) {
+                                          EXPECT_EQ(kind,
+                                                    "DNS"); // the LDNS answer DNS: no fallback
+                                          EXPECT_TRUE(yields);
+                                          (*out)[ldns.ToString()].push_back(Simulator::Now() - rtt);
+                                      },
+                                      &sent));
     Simulator::Stop(Seconds(35));
     Simulator::Run();
     ASSERT_EQ(sent.size(), 3u); // the three regions' LDNS
@@ -391,5 +390,6 @@ TEST_F(GslbScenario, BadConfigurationIsAClearError)
     EXPECT_TRUE(adctest::HasAll(e, {"-ldnsprobeOrder", "UDP", "PING", "DNS", "TCP"})) << e;
     Ptr<GslbTopologyHelper> h2 = Helper("RTT");
     h2->SetAttribute("Sites", UintegerValue(9));
-    EXPECT_TRUE(adctest::HasAll(adctest::ConfigErrorOf([&] { h2->Build(); }), {"Sites", "9", "2..8"}));
+    EXPECT_TRUE(
+        adctest::HasAll(adctest::ConfigErrorOf([&] { h2->Build(); }), {"Sites", "9", "2..8"}));
 }

@@ -12,9 +12,9 @@
 #include "adc-health-probe.h"
 
 #include "ns3/callback.h"
-#include "ns3/node.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
+#include "ns3/node.h"
 #include "ns3/socket.h"
 
 #include <cstdint>
