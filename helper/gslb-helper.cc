@@ -170,6 +170,19 @@ GslbSiteApps::Install(Ptr<Node> node)
     {
         m_serviceSite.push_back(siteIndex(s->GetSiteName()));
     }
+    // Monitors bound to GSLB services (bind gslb service -monitorName) run on this appliance.
+    std::vector<AdcHealthMonitor*> installed;
+    for (const Ptr<GslbServiceConfig>& s : m_services)
+    {
+        for (const Ptr<AdcHealthMonitor>& m : s->GetService()->GetMonitors())
+        {
+            if (std::find(installed.begin(), installed.end(), PeekPointer(m)) == installed.end())
+            {
+                installed.push_back(PeekPointer(m));
+                node->AddApplication(m);
+            }
+        }
+    }
     Ptr<GslbParameterConfig> params = G::GetParameter(store);
     const std::vector<Ptr<GslbVserverConfig>> vservers = GetVservers();
 

@@ -42,6 +42,8 @@ class GslbVserverConfig;
  *   sends it to the other sites (GSLB-07); the RTT tolerance is the GSLB vserver's -tolerance;
  * - the RTT method of every RTT vserver reads the database; a service's site is its
  *   -siteName, and the site index is the order of `add gslb site` (the same at every site);
+ * - monitors bound to GSLB services (`bind gslb service <name> -monitorName <m>`) run on this
+ *   appliance and decide those services' health with what MEP reports;
  * - the MEP agent announces the local site's services every second and applies the other
  *   sites' announcements to their services (AdcService::SetExternalHealth); a site whose MEP
  *   connection is down has its services marked DOWN until it is heard again.

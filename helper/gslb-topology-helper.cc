@@ -513,6 +513,23 @@ GslbTopologyHelper::SetSiteUp(GslbTopology& t, uint32_t site, bool up)
 }
 
 void
+GslbTopologyHelper::SetServerUp(GslbTopology& t, uint32_t site, bool up)
+{
+    Ptr<Ipv4> ip = t.servers.Get(site)->GetObject<Ipv4>();
+    for (uint32_t i = 1; i < ip->GetNInterfaces(); ++i)
+    {
+        if (up)
+        {
+            ip->SetUp(i);
+        }
+        else
+        {
+            ip->SetDown(i);
+        }
+    }
+}
+
+void
 GslbTopologyHelper::EnablePcapAll(const GslbTopology& t, const std::string& prefix)
 {
     const std::filesystem::path folder = std::filesystem::path(prefix).parent_path();

@@ -84,6 +84,13 @@ class GslbTopologyHelper : public Object
     static void SetSiteUp(GslbTopology& t, uint32_t site, bool up);
 
     /**
+     * \brief Site \p site's web server (its GSLB service) fails or recovers, its appliance
+     * still running: a monitor bound to the service sees it (its interface goes down).
+     * \param t the topology \param site a site \param up false to fail it, true to restore it
+     */
+    static void SetServerUp(GslbTopology& t, uint32_t site, bool up);
+
+    /**
      * \brief Write pcaps: "<prefix>-mep-<a>-<b>.pcap" of every site-site link (MEP),
      * "<prefix>-wan-r<r>-s<s>.pcap" of every WAN link (DNS queries and probes, HTTP) and
      * "<prefix>-region<r>.pcap" of the region LANs.

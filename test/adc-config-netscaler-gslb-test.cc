@@ -527,3 +527,25 @@ TEST_F(AdcConfigNetScalerGslb, RttVirtualServerUsesTheRegisteredMethod)
         EXPECT_TRUE(HasAll(e, {"GslbVserverConfig v", "RTT", "GslbRegisterLbMethods"})) << e;
     }
 }
+
+// REQ: GSLB-04 (monitors bound like any monitor: bind gslb service <name> -monitorName <m>)
+TEST_F(AdcConfigNetScalerGslb, ServiceMonitorsBindUnbindAndShow)
+{
+    ASSERT_EQ(ErrorOf(kThreeSites), "");
+    ASSERT_EQ(ErrorOf("add lb monitor web-tcp TCP\n"
+                      "bind gslb service g2 -monitorName web-tcp\n"),
+              "");
+    Ptr<AdcService> g2 = Store().Get<GslbServiceConfig>(GS::GSLB_SERVICE, "g2")->GetService();
+    ASSERT_EQ(g2->GetMonitors().size(), 1u);
+    // The monitor probes the service's public address and port.
+    EXPECT_EQ(Monitor("web-tcp")->GetNTargets(), 1u);
+    EXPECT_TRUE(HasAll(m_reader.Show(), {"bind gslb service g2 -monitorName web-tcp\n"}));
+    AdcConfigReader again(GS::GetLanguage());
+    again.ReadString(m_reader.Show(), "shown");
+    EXPECT_EQ(again.Show(), m_reader.Show());
+    EXPECT_TRUE(HasAll(ErrorOf("bind gslb service g9 -monitorName web-tcp"), {"g9", "g1"}));
+    EXPECT_TRUE(HasAll(ErrorOf("bind gslb service g1 -monitorName nope"), {"nope", "web-tcp"}));
+    EXPECT_TRUE(HasAll(ErrorOf("unbind gslb service g1 -monitorName web-tcp"), {"not bound"}));
+    ASSERT_EQ(ErrorOf("unbind gslb service g2 -monitorName web-tcp"), "");
+    EXPECT_TRUE(g2->GetMonitors().empty());
+}

@@ -242,7 +242,7 @@ TEST_F(GslbScenario, FailedSiteIsAnsweredAwayFromAfterTheMepTimeoutAndReturns)
     Build(Helper("ROUNDROBIN"));
     Simulator::Schedule(Seconds(10), [this] { GslbTopologyHelper::SetSiteUp(m_t, 1, false); });
     Simulator::Schedule(Seconds(30), [this] { GslbTopologyHelper::SetSiteUp(m_t, 1, true); });
-    Simulator::Stop(Seconds(45));
+    Simulator::Stop(Seconds(60));
     Simulator::Run();
     // mepKeepAliveTimeout (10 s) after the last message heard (at most one keep-alive interval,
     // 1 s, before the failure): down by 20 s at the latest. Back within a connect retry (5 s)
@@ -281,6 +281,46 @@ TEST_F(GslbScenario, FailedSiteIsAnsweredAwayFromAfterTheMepTimeoutAndReturns)
         EXPECT_TRUE(reason == "http-timeout" || reason == "connection-failed") << reason;
     }
     ExpectAllVisitsAccounted(m_t.users.size() * 12);
+}
+
+// REQ: GSLB-07 (a site whose service fails its monitor announces it DOWN over MEP: every site
+// answers away from it, the site's own ADNS too; back when the monitor sees it again)
+TEST_F(GslbScenario, ServiceFailingItsMonitorIsAnsweredAwayFromEverywhere)
+{
+    Ptr<GslbTopologyHelper> h = Helper("ROUNDROBIN");
+    h->SetAttribute("DnsTtl", UintegerValue(2)); // more decisions
+    h->SetExtraConfig("add lb monitor web-tcp TCP\n"
+                      "bind gslb service svc-a -monitorName web-tcp\n"
+                      "bind gslb service svc-b -monitorName web-tcp\n"
+                      "bind gslb service svc-c -monitorName web-tcp\n");
+    Build(h);
+    Simulator::Schedule(Seconds(10), [this] { GslbTopologyHelper::SetServerUp(m_t, 1, false); });
+    Simulator::Schedule(Seconds(45), [this] { GslbTopologyHelper::SetServerUp(m_t, 1, true); });
+    Simulator::Stop(Seconds(75));
+    Simulator::Run();
+    // The TCP monitor (interval 5 s, response timeout 2 s, 3 retries) has three failed probes
+    // by 10 + 5 + 10 + 2 = 27 s; MEP's site metric update follows within 1 s. DOWN, it probes
+    // every DownTime (30 s): the first probe after the recovery at 45 s comes by 25 + 30 = 55 s
+    // (+ its round trip), then one update and the LDNS's TTL (2 s): answered again by 60 s.
+    uint32_t before = 0;
+    uint32_t away = 0;
+    uint32_t back = 0;
+    std::set<uint32_t> deciding;
+    for (const Decision& d : m_decisions)
+    {
+        before += d.at < Seconds(10) && d.answer == 1;
+        if (d.at > Seconds(28) && d.at < Seconds(45))
+        {
+            ++away;
+            deciding.insert(d.adnsSite);
+            EXPECT_NE(d.answer, 1) << "site " << d.adnsSite << " at " << d.at;
+        }
+        back += d.at > Seconds(60) && d.answer == 1;
+    }
+    EXPECT_GT(before, 0u);
+    EXPECT_GT(away, 3u);
+    EXPECT_EQ(deciding.size(), 3u); // site b's own ADNS answers away from its service too
+    EXPECT_GT(back, 0u);
 }
 
 // REQ: GSLB-09 (the RTT tolerance must be the same across the GSLB domain: a mismatch is

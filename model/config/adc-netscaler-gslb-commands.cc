@@ -257,6 +257,42 @@ AddGslbService(Cmd& cmd)
     store.Add(GS::GSLB_SERVICE, name, s);
 }
 
+/// `bind gslb service <name> -monitorName <m>` and `unbind ...`: a monitor of the service's
+/// (public) address, run by the appliance (GslbHelper installs it); its state joins MEP's.
+void
+BindGslbServiceMonitor(Cmd& cmd, bool bind)
+{
+    Ptr<GslbServiceConfig> s =
+        cmd.Ref<GslbServiceConfig>(GS::GSLB_SERVICE, cmd.Operand(0), "gslb service");
+    if (!cmd.Has("-monitorName"))
+    {
+        cmd.Fail("missing -monitorName");
+    }
+    const std::string& m = cmd.Value("-monitorName");
+    Ptr<AdcHealthMonitor> monitor = cmd.Ref<AdcHealthMonitor>(NS::LB_MONITOR, m, "monitor");
+    if (bind)
+    {
+        s->GetService()->BindMonitor(monitor);
+    }
+    else if (!s->GetService()->UnbindMonitor(monitor))
+    {
+        cmd.Fail("monitor is not bound to the gslb service", m);
+    }
+}
+
+void
+ShowServiceMonitors(const AdcConfigStore& store, std::ostream& os)
+{
+    for (const Ptr<GslbServiceConfig>& s : store.GetAll<GslbServiceConfig>(GS::GSLB_SERVICE))
+    {
+        for (const Ptr<AdcHealthMonitor>& m : s->GetService()->GetMonitors())
+        {
+            os << "bind gslb service " << NS::Quote(s->GetName()) << " -monitorName "
+               << NS::Quote(NS::GetAttribute<StringValue>(m, "Name")) << "\n";
+        }
+    }
+}
+
 // ---- virtual servers ---------------------------------------------------------------------------
 
 /// Apply add or set gslb vserver's parameters to \p v (all of them or, on an error, none).
@@ -671,52 +707,6 @@ AdcNetScalerGslbCommands::ReadFile(AdcConfigReader& reader, const std::string& p
     Validate(reader.GetStore());
 }
 
-std::vector<std::string>
-AdcNetScalerGslbCommands::CheckDomainConsistency(const std::vector<const AdcConfigStore*>& stores,
-                                                 const std::vector<std::string>& names)
-{
-    if (stores.size() != names.size())
-    {
-        throw AdcConfigError(
-            "AdcNetScalerGslbCommands::CheckDomainConsistency: " + std::to_string(stores.size()) +
-            " configurations but " + std::to_string(names.size()) + " names; give one name each");
-    }
-    std::vector<std::string> messages;
-    // vserver name -> (first configuration that has it, its tolerance)
-    std::vector<std::pair<std::string, std::pair<std::size_t, uint32_t>>> first;
-    for (std::size_t i = 0; i < stores.size(); ++i)
-    {
-        for (const Ptr<GslbVserverConfig>& v : stores[i]->GetAll<GslbVserverConfig>(GSLB_VSERVER))
-        {
-            auto it = std::find_if(first.begin(), first.end(), [&](const auto& f) {
-                return f.first == v->GetName();
-            });
-            if (it == first.end())
-            {
-                first.push_back({v->GetName(), {i, v->GetToleranceMs()}});
-            }
-            else if (it->second.second != v->GetToleranceMs())
-            {
-                messages.push_back("GSLB-09: gslb vserver '" + v->GetName() + "' has -tolerance " +
-                                   std::to_string(it->second.second) + " ms in " +
-                                   names[it->second.first] + " but " +
-                                   std::to_string(v->GetToleranceMs()) + " ms in " + names[i] +
-                                   "; the RTT tolerance must be the same across the GSLB domain");
-            }
-        }
-        const uint32_t rtt = GetParameter(*stores[i])->GetRttTolerance();
-        const uint32_t rtt0 = GetParameter(*stores[0])->GetRttTolerance();
-        if (rtt != rtt0)
-        {
-            messages.push_back("GSLB-09: set gslb parameter -rttTolerance is " +
-                               std::to_string(rtt0) + " ms in " + names[0] + " but " +
-                               std::to_string(rtt) + " ms in " + names[i] +
-                               "; the RTT tolerance must be the same across the GSLB domain");
-        }
-    }
-    return messages;
-}
-
 void
 AdcNetScalerGslbCommands::Register(AdcConfigLanguage& language)
 {
@@ -747,6 +737,10 @@ AdcNetScalerGslbCommands::Register(AdcConfigLanguage& language)
          {{"-siteType"}, {"-publicIP"}}, AddGslbSite, ShowSites, 90},
         {"add gslb service", {"<serviceName>", "<IP>", "<serviceType>", "<port>"}, 4, false,
          {{"-siteName"}, {"-publicIP"}, {"-publicPort"}}, AddGslbService, ShowServices, 91},
+        {"bind gslb service", name, 1, false, {{"-monitorName"}},
+         [](Cmd& cmd) { BindGslbServiceMonitor(cmd, true); }, ShowServiceMonitors, 92},
+        {"unbind gslb service", name, 1, false, {{"-monitorName"}},
+         [](Cmd& cmd) { BindGslbServiceMonitor(cmd, false); }, {}, 0},
         {"add gslb vserver", {"<name>", "<serviceType>"}, 2, false, vserverParameters,
          AddGslbVserver, ShowVservers, 92},
         {"set gslb vserver", name, 1, false, {{"-lbMethod"}, {"-tolerance"}, {"-EDR"}},

@@ -564,4 +564,52 @@ GslbParameterConfig::GetRttTolerance() const
     return m_rttTolerance;
 }
 
+// ---- the GSLB domain across sites ------------------------------------------------------------
+
+std::vector<std::string>
+AdcNetScalerGslbCommands::CheckDomainConsistency(const std::vector<const AdcConfigStore*>& stores,
+                                                 const std::vector<std::string>& names)
+{
+    if (stores.size() != names.size())
+    {
+        throw AdcConfigError(
+            "AdcNetScalerGslbCommands::CheckDomainConsistency: " + std::to_string(stores.size()) +
+            " configurations but " + std::to_string(names.size()) + " names; give one name each");
+    }
+    std::vector<std::string> messages;
+    // vserver name -> (first configuration that has it, its tolerance)
+    std::vector<std::pair<std::string, std::pair<std::size_t, uint32_t>>> first;
+    for (std::size_t i = 0; i < stores.size(); ++i)
+    {
+        for (const Ptr<GslbVserverConfig>& v : stores[i]->GetAll<GslbVserverConfig>(GSLB_VSERVER))
+        {
+            auto it = std::find_if(first.begin(), first.end(), [&](const auto& f) {
+                return f.first == v->GetName();
+            });
+            if (it == first.end())
+            {
+                first.push_back({v->GetName(), {i, v->GetToleranceMs()}});
+            }
+            else if (it->second.second != v->GetToleranceMs())
+            {
+                messages.push_back("GSLB-09: gslb vserver '" + v->GetName() + "' has -tolerance " +
+                                   std::to_string(it->second.second) + " ms in " +
+                                   names[it->second.first] + " but " +
+                                   std::to_string(v->GetToleranceMs()) + " ms in " + names[i] +
+                                   "; the RTT tolerance must be the same across the GSLB domain");
+            }
+        }
+        const uint32_t rtt = GetParameter(*stores[i])->GetRttTolerance();
+        const uint32_t rtt0 = GetParameter(*stores[0])->GetRttTolerance();
+        if (rtt != rtt0)
+        {
+            messages.push_back("GSLB-09: set gslb parameter -rttTolerance is " +
+                               std::to_string(rtt0) + " ms in " + names[0] + " but " +
+                               std::to_string(rtt) + " ms in " + names[i] +
+                               "; the RTT tolerance must be the same across the GSLB domain");
+        }
+    }
+    return messages;
+}
+
 } // namespace ns3
