@@ -8,7 +8,9 @@
 
 #include "ns3/adc-config-error.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string_view>
 #include <map>
 #include <sstream>
 
@@ -72,12 +74,22 @@ class Writer
     /// \param name a name's text form (validated) to append, compressed
     void Name(const std::string& name)
     {
-        const std::vector<std::string> labels = AdcDnsName::ToLabels(name);
-        for (std::size_t i = 0; i < labels.size(); ++i)
+        // The name's labels in wire form (length-prefixed): each suffix's bytes are its key, as
+        // unambiguous as its labels (a label may hold any byte, even a dot).
+        std::string wire;
+        std::vector<std::size_t> starts;
+        for (const std::string& label : AdcDnsName::ToLabels(name))
         {
-            std::vector<std::string> suffix(labels.begin() + static_cast<std::ptrdiff_t>(i),
-                                            labels.end());
-            const auto it = m_names.find(suffix);
+            starts.push_back(wire.size());
+            wire.push_back(static_cast<char>(label.size()));
+            wire += label;
+        }
+        for (std::size_t i = 0; i < starts.size(); ++i)
+        {
+            const std::string_view suffix(wire.data() + starts[i], wire.size() - starts[i]);
+            const auto it = std::find_if(m_names.begin(), m_names.end(), [&](const auto& n) {
+                return n.first == suffix;
+            });
             if (it != m_names.end())
             {
                 PutU16(m_out, static_cast<uint16_t>(0xC000 | it->second));
@@ -86,10 +98,10 @@ class Writer
             // Pointers hold 14 bits of offset: later suffixes are written but not offered.
             if (m_out.size() < 0x4000)
             {
-                m_names.emplace(std::move(suffix), static_cast<uint16_t>(m_out.size()));
+                m_names.emplace_back(std::string(suffix), static_cast<uint16_t>(m_out.size()));
             }
-            m_out.push_back(static_cast<uint8_t>(labels[i].size()));
-            m_out.insert(m_out.end(), labels[i].begin(), labels[i].end());
+            const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : wire.size();
+            m_out.insert(m_out.end(), wire.begin() + starts[i], wire.begin() + end);
         }
         m_out.push_back(0);
     }
@@ -119,7 +131,8 @@ class Writer
 
   private:
     std::vector<uint8_t> m_out;                           //!< the bytes
-    std::map<std::vector<std::string>, uint16_t> m_names; //!< suffixes written, offsets
+    /// suffixes written (wire form) and their offsets; a message has few names: a linear search
+    std::vector<std::pair<std::string, uint16_t>> m_names;
 };
 
 /// A parse failure (internal: Parse turns it into its error result).
