@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <string_view>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace ns3
 {
@@ -130,7 +130,7 @@ class Writer
     }
 
   private:
-    std::vector<uint8_t> m_out;                           //!< the bytes
+    std::vector<uint8_t> m_out; //!< the bytes
     /// suffixes written (wire form) and their offsets; a message has few names: a linear search
     std::vector<std::pair<std::string, uint16_t>> m_names;
 };
