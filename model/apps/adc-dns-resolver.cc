@@ -35,64 +35,6 @@ namespace
 /// CNAME links followed from the question's name to the addresses (a loop stops there too).
 constexpr int kMaxCnameChain = 8;
 
-/**
- * \param a an address
- * \return \p a as a socket address: an InetSocketAddress or Inet6SocketAddress as it is, a bare
- *         Ipv4Address or Ipv6Address with port 53; an invalid Address for anything else
- */
-Address
-ServerEndpoint(const Address& a)
-{
-    if (InetSocketAddress::IsMatchingType(a) || Inet6SocketAddress::IsMatchingType(a))
-    {
-        return a;
-    }
-    if (Ipv4Address::IsMatchingType(a))
-    {
-        return InetSocketAddress(Ipv4Address::ConvertFrom(a), AdcDnsMessage::kDnsPort);
-    }
-    if (Ipv6Address::IsMatchingType(a))
-    {
-        return Inet6SocketAddress(Ipv6Address::ConvertFrom(a), AdcDnsMessage::kDnsPort);
-    }
-    return Address();
-}
-
-/// \return true when \p a and \p b are the same IP address and port
-bool
-SameEndpoint(const Address& a, const Address& b)
-{
-    if (InetSocketAddress::IsMatchingType(a) && InetSocketAddress::IsMatchingType(b))
-    {
-        const auto x = InetSocketAddress::ConvertFrom(a);
-        const auto y = InetSocketAddress::ConvertFrom(b);
-        return x.GetIpv4() == y.GetIpv4() && x.GetPort() == y.GetPort();
-    }
-    if (Inet6SocketAddress::IsMatchingType(a) && Inet6SocketAddress::IsMatchingType(b))
-    {
-        const auto x = Inet6SocketAddress::ConvertFrom(a);
-        const auto y = Inet6SocketAddress::ConvertFrom(b);
-        return x.GetIpv6() == y.GetIpv6() && x.GetPort() == y.GetPort();
-    }
-    return false;
-}
-
-/// \param bytes bytes \return a packet of them
-Ptr<Packet>
-BytesPacket(const std::vector<uint8_t>& bytes)
-{
-    return Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
-}
-
-/// \param p a packet \return its bytes
-std::vector<uint8_t>
-PacketBytes(Ptr<const Packet> p)
-{
-    std::vector<uint8_t> bytes(p->GetSize());
-    p->CopyData(bytes.data(), bytes.size());
-    return bytes;
-}
-
 } // namespace
 
 TypeId
@@ -251,7 +193,7 @@ AdcDnsResolver::Resolve(const std::string& name, uint16_t qtype, ResultCallback 
 void
 AdcDnsResolver::CheckConfig(const std::string& when) const
 {
-    if (ServerEndpoint(m_server).IsInvalid())
+    if (AdcSocketEndpoint(m_server, AdcDnsMessage::kDnsPort).IsInvalid())
     {
         throw AdcConfigError("AdcDnsResolver: Server is not set to an address (an "
                              "InetSocketAddress, Inet6SocketAddress, Ipv4Address or "
@@ -269,7 +211,8 @@ void
 AdcDnsResolver::StartApplication()
 {
     CheckConfig("start");
-    const bool v6 = Inet6SocketAddress::IsMatchingType(ServerEndpoint(m_server));
+    const bool v6 =
+        Inet6SocketAddress::IsMatchingType(AdcSocketEndpoint(m_server, AdcDnsMessage::kDnsPort));
     m_udp = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     if ((v6 ? m_udp->Bind6() : m_udp->Bind()) != 0)
     {
@@ -323,7 +266,7 @@ AdcDnsResolver::Send(uint16_t id)
         q.firstSent = Simulator::Now();
     }
     ++m_sent;
-    const Address server = ServerEndpoint(m_server);
+    const Address server = AdcSocketEndpoint(m_server, AdcDnsMessage::kDnsPort);
     if (q.tcp)
     {
         q.framer = AdcDnsTcpFramer();
@@ -338,7 +281,7 @@ AdcDnsResolver::Send(uint16_t id)
     }
     else
     {
-        m_udp->SendTo(BytesPacket(q.wire), 0, server);
+        m_udp->SendTo(AdcBytesPacket(q.wire), 0, server);
     }
     q.timer = Simulator::Schedule(m_timeout, &AdcDnsResolver::TryFailed, this, id);
     m_querySentTrace(q.question.name, q.question.qtype, id, q.attempts, q.tcp);
@@ -406,7 +349,7 @@ AdcDnsResolver::HandleConnected(Ptr<Socket> s)
     auto it = FindStream(s);
     if (it != m_pending.end())
     {
-        s->Send(BytesPacket(AdcDnsTcpFrame(it->second.wire)));
+        s->Send(AdcBytesPacket(AdcDnsTcpFrame(it->second.wire)));
     }
 }
 
@@ -431,7 +374,7 @@ AdcDnsResolver::HandleTcpRead(Ptr<Socket> s)
         {
             return; // answered: the rest is not read
         }
-        const std::vector<uint8_t> bytes = PacketBytes(p);
+        const std::vector<uint8_t> bytes = AdcPacketBytes(p);
         for (const auto& frame : it->second.framer.Feed(bytes))
         {
             HandleMessage(frame, true);
@@ -452,8 +395,8 @@ AdcDnsResolver::HandleUdpRead(Ptr<Socket> s)
     Address from;
     while (Ptr<Packet> p = s->RecvFrom(from))
     {
-        const std::vector<uint8_t> bytes = PacketBytes(p);
-        if (!SameEndpoint(from, ServerEndpoint(m_server)))
+        const std::vector<uint8_t> bytes = AdcPacketBytes(p);
+        if (!AdcSameEndpoint(from, AdcSocketEndpoint(m_server, AdcDnsMessage::kDnsPort)))
         {
             NoteDrop(bytes, "AdcDnsResolver: a datagram not from the server's address and port");
             continue;
@@ -532,7 +475,7 @@ AdcDnsResolver::NoteDrop(const std::vector<uint8_t>& bytes, const std::string& r
 {
     NS_LOG_INFO("drop: " << reason);
     ++m_drops;
-    m_dropTrace(BytesPacket(bytes), reason);
+    m_dropTrace(AdcBytesPacket(bytes), reason);
 }
 
 std::vector<AdcIpAddress>

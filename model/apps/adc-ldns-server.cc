@@ -40,60 +40,6 @@ constexpr uint8_t kRdBit = 0x01;           //!< RD in the third header byte
 constexpr double kSrttKeep = 0.7;          //!< BIND's DNS_ADB_RTTADJDEFAULT (7/10 kept)
 constexpr double kSrttAge = 511.0 / 512.0; //!< BIND's dns_adb_agesrtt factor
 
-/// \param a an address \return it as a socket address (bare IPs get port 53), or invalid
-Address
-Endpoint(const Address& a)
-{
-    if (InetSocketAddress::IsMatchingType(a) || Inet6SocketAddress::IsMatchingType(a))
-    {
-        return a;
-    }
-    if (Ipv4Address::IsMatchingType(a))
-    {
-        return InetSocketAddress(Ipv4Address::ConvertFrom(a), AdcDnsMessage::kDnsPort);
-    }
-    if (Ipv6Address::IsMatchingType(a))
-    {
-        return Inet6SocketAddress(Ipv6Address::ConvertFrom(a), AdcDnsMessage::kDnsPort);
-    }
-    return Address();
-}
-
-/// \return true when \p a and \p b are the same IP address and port
-bool
-SameEndpoint(const Address& a, const Address& b)
-{
-    if (InetSocketAddress::IsMatchingType(a) && InetSocketAddress::IsMatchingType(b))
-    {
-        const auto x = InetSocketAddress::ConvertFrom(a);
-        const auto y = InetSocketAddress::ConvertFrom(b);
-        return x.GetIpv4() == y.GetIpv4() && x.GetPort() == y.GetPort();
-    }
-    if (Inet6SocketAddress::IsMatchingType(a) && Inet6SocketAddress::IsMatchingType(b))
-    {
-        const auto x = Inet6SocketAddress::ConvertFrom(a);
-        const auto y = Inet6SocketAddress::ConvertFrom(b);
-        return x.GetIpv6() == y.GetIpv6() && x.GetPort() == y.GetPort();
-    }
-    return false;
-}
-
-/// \param bytes bytes \return a packet of them
-Ptr<Packet>
-BytesPacket(const std::vector<uint8_t>& bytes)
-{
-    return Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
-}
-
-/// \param p a packet \return its bytes
-std::vector<uint8_t>
-PacketBytes(Ptr<const Packet> p)
-{
-    std::vector<uint8_t> bytes(p->GetSize());
-    p->CopyData(bytes.data(), bytes.size());
-    return bytes;
-}
-
 } // namespace
 
 bool
@@ -201,7 +147,7 @@ AdcLdnsServer::AddZone(const std::string& suffix, const std::vector<Address>& se
     Zone zone;
     for (std::size_t i = 0; i < servers.size(); ++i)
     {
-        const Address e = Endpoint(servers[i]);
+        const Address e = AdcSocketEndpoint(servers[i], AdcDnsMessage::kDnsPort);
         if (e.IsInvalid())
         {
             throw AdcConfigError("AdcLdnsServer: AddZone('" + suffix + "') server " +
@@ -224,7 +170,7 @@ AdcLdnsServer::AssignStreams(int64_t stream)
 std::optional<Time>
 AdcLdnsServer::GetSrtt(const Address& server) const
 {
-    auto it = m_srtt.find(Endpoint(server));
+    auto it = m_srtt.find(AdcSocketEndpoint(server, AdcDnsMessage::kDnsPort));
     if (it == m_srtt.end())
     {
         return std::nullopt;
@@ -362,7 +308,7 @@ AdcLdnsServer::HandleClientRead(Ptr<Socket> s)
     Address from;
     while (Ptr<Packet> p = s->RecvFrom(from))
     {
-        HandleQuery(PacketBytes(p), from, s, false);
+        HandleQuery(AdcPacketBytes(p), from, s, false);
     }
 }
 
@@ -385,7 +331,7 @@ AdcLdnsServer::HandleTcpRead(Ptr<Socket> s)
         {
             return;
         }
-        const std::vector<uint8_t> bytes = PacketBytes(p);
+        const std::vector<uint8_t> bytes = AdcPacketBytes(p);
         const Address peer = it->second.peer;
         for (const auto& frame : it->second.framer.Feed(bytes))
         {
@@ -631,7 +577,7 @@ AdcLdnsServer::SendTry(const Key& key)
     const AdcDnsMessage query =
         AdcDnsMessage::MakeQuery(id, up.question.name, up.question.qtype, false);
     ++m_forwards;
-    UpstreamSocket(server)->SendTo(BytesPacket(query.Serialize()), 0, server);
+    UpstreamSocket(server)->SendTo(AdcBytesPacket(query.Serialize()), 0, server);
     up.timer = Simulator::Schedule(m_timeout, &AdcLdnsServer::TryTimedOut, this, key);
     m_fwdTrace(up.question, server, up.attempts);
 }
@@ -670,7 +616,7 @@ AdcLdnsServer::HandleUpstreamRead(Ptr<Socket> s)
     Address from;
     while (Ptr<Packet> p = s->RecvFrom(from))
     {
-        const std::vector<uint8_t> bytes = PacketBytes(p);
+        const std::vector<uint8_t> bytes = AdcPacketBytes(p);
         std::string error;
         const std::optional<AdcDnsMessage> r = AdcDnsMessage::Parse(bytes, &error);
         if (!r)
@@ -695,7 +641,7 @@ AdcLdnsServer::HandleUpstreamRead(Ptr<Socket> s)
         Upstream& up = m_inflight.at(key);
         const std::size_t k = std::find(up.ids.begin(), up.ids.end(), r->id) - up.ids.begin();
         const Address server = m_zones.at(up.zone).servers[up.order[k % up.order.size()]];
-        if (!SameEndpoint(from, server))
+        if (!AdcSameEndpoint(from, server))
         {
             NoteDrop(bytes, "AdcLdnsServer: upstream response not from the server asked");
             continue;
@@ -823,11 +769,11 @@ AdcLdnsServer::Reply(const Waiter& w, AdcDnsMessage r)
     }
     if (!w.tcp)
     {
-        w.socket->SendTo(BytesPacket(out), 0, w.client);
+        w.socket->SendTo(AdcBytesPacket(out), 0, w.client);
     }
     else if (m_tcp.count(w.socket) > 0) // still open
     {
-        w.socket->Send(BytesPacket(AdcDnsTcpFrame(out)));
+        w.socket->Send(AdcBytesPacket(AdcDnsTcpFrame(out)));
     }
     m_answerTrace(w.client, r, Simulator::Now() - w.arrival);
 }
@@ -837,7 +783,7 @@ AdcLdnsServer::NoteDrop(const std::vector<uint8_t>& bytes, const std::string& re
 {
     NS_LOG_INFO("drop: " << reason);
     ++m_drops;
-    m_dropTrace(BytesPacket(bytes), reason);
+    m_dropTrace(AdcBytesPacket(bytes), reason);
 }
 
 } // namespace ns3

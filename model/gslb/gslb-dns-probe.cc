@@ -25,56 +25,6 @@ NS_LOG_COMPONENT_DEFINE("GslbDnsProbe");
 namespace
 {
 
-/// \return the reason for an ICMPv4 error of \p type / \p code (as the UDP kind names them)
-std::string
-Icmpv4Reason(uint8_t type, uint8_t code)
-{
-    if (type == Icmpv4Header::ICMPV4_DEST_UNREACH)
-    {
-        switch (code)
-        {
-        case Icmpv4DestinationUnreachable::ICMPV4_NET_UNREACHABLE:
-            return "icmp-net-unreachable";
-        case Icmpv4DestinationUnreachable::ICMPV4_HOST_UNREACHABLE:
-            return "icmp-host-unreachable";
-        case Icmpv4DestinationUnreachable::ICMPV4_PORT_UNREACHABLE:
-            return "icmp-port-unreachable";
-        default:
-            return "icmp-dest-unreachable";
-        }
-    }
-    if (type == Icmpv4Header::ICMPV4_TIME_EXCEEDED)
-    {
-        return "icmp-time-exceeded";
-    }
-    return "icmp-error-" + std::to_string(type);
-}
-
-/// \return the reason for an ICMPv6 error of \p type / \p code (as the UDP kind names them)
-std::string
-Icmpv6Reason(uint8_t type, uint8_t code)
-{
-    if (type == Icmpv6Header::ICMPV6_ERROR_DESTINATION_UNREACHABLE)
-    {
-        switch (code)
-        {
-        case Icmpv6Header::ICMPV6_PORT_UNREACHABLE:
-            return "icmp-port-unreachable";
-        case Icmpv6Header::ICMPV6_ADDR_UNREACHABLE:
-            return "icmp-host-unreachable";
-        case Icmpv6Header::ICMPV6_NO_ROUTE:
-            return "icmp-net-unreachable";
-        default:
-            return "icmp-dest-unreachable";
-        }
-    }
-    if (type == Icmpv6Header::ICMPV6_ERROR_TIME_EXCEEDED)
-    {
-        return "icmp-time-exceeded";
-    }
-    return "icmp-error-" + std::to_string(type);
-}
-
 /// \return \p qname in canonical text; throws AdcConfigError naming the qname when invalid
 std::string
 CheckQname(const std::string& qname)
@@ -216,7 +166,7 @@ GslbDnsProbe::Icmp4(uint32_t index,
 {
     if (Find(index, serial))
     {
-        Finish(index, false, Icmpv4Reason(type, code));
+        Finish(index, false, AdcIcmpv4ErrorReason(type, code));
     }
 }
 
@@ -231,7 +181,7 @@ GslbDnsProbe::Icmp6(uint32_t index,
 {
     if (Find(index, serial))
     {
-        Finish(index, false, Icmpv6Reason(type, code));
+        Finish(index, false, AdcIcmpv6ErrorReason(type, code));
     }
 }
 

@@ -8,6 +8,8 @@
 
 #include "ns3/adc-client-ip-header.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/inet6-socket-address.h"
+#include "ns3/ipv6-address.h"
 #include "ns3/log.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/tcp-socket.h"
@@ -213,6 +215,56 @@ std::size_t
 AdcTxQueue::GetNPackets() const
 {
     return m_packets.size();
+}
+
+Address
+AdcSocketEndpoint(const Address& a, uint16_t defaultPort)
+{
+    if (InetSocketAddress::IsMatchingType(a) || Inet6SocketAddress::IsMatchingType(a))
+    {
+        return a;
+    }
+    if (Ipv4Address::IsMatchingType(a))
+    {
+        return InetSocketAddress(Ipv4Address::ConvertFrom(a), defaultPort);
+    }
+    if (Ipv6Address::IsMatchingType(a))
+    {
+        return Inet6SocketAddress(Ipv6Address::ConvertFrom(a), defaultPort);
+    }
+    return Address();
+}
+
+bool
+AdcSameEndpoint(const Address& a, const Address& b)
+{
+    if (InetSocketAddress::IsMatchingType(a) && InetSocketAddress::IsMatchingType(b))
+    {
+        const auto x = InetSocketAddress::ConvertFrom(a);
+        const auto y = InetSocketAddress::ConvertFrom(b);
+        return x.GetIpv4() == y.GetIpv4() && x.GetPort() == y.GetPort();
+    }
+    if (Inet6SocketAddress::IsMatchingType(a) && Inet6SocketAddress::IsMatchingType(b))
+    {
+        const auto x = Inet6SocketAddress::ConvertFrom(a);
+        const auto y = Inet6SocketAddress::ConvertFrom(b);
+        return x.GetIpv6() == y.GetIpv6() && x.GetPort() == y.GetPort();
+    }
+    return false;
+}
+
+Ptr<Packet>
+AdcBytesPacket(const std::vector<uint8_t>& bytes)
+{
+    return Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
+}
+
+std::vector<uint8_t>
+AdcPacketBytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    return bytes;
 }
 
 } // namespace ns3

@@ -25,6 +25,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -126,6 +127,28 @@ Ptr<Packet> AdcTextPacket(const std::string& text);
  * \param s the socket (anything but a connected TCP socket is left alone)
  */
 void AdcAnnounceWindow(Ptr<Socket> s);
+
+/**
+ * \ingroup adc
+ * \param a an address \param defaultPort the port a bare address gets
+ * \return \p a as a socket address: an InetSocketAddress or Inet6SocketAddress as it is, a bare
+ *         Ipv4Address or Ipv6Address with \p defaultPort; an invalid Address for anything else
+ */
+Address AdcSocketEndpoint(const Address& a, uint16_t defaultPort);
+
+/**
+ * \ingroup adc
+ * \param a a socket address \param b another
+ * \return true when both are InetSocketAddress (or both Inet6SocketAddress) with the same IP
+ *         address and port
+ */
+bool AdcSameEndpoint(const Address& a, const Address& b);
+
+/// \ingroup adc \param bytes bytes \return a packet of them
+Ptr<Packet> AdcBytesPacket(const std::vector<uint8_t>& bytes);
+
+/// \ingroup adc \param p a packet \return its bytes
+std::vector<uint8_t> AdcPacketBytes(Ptr<const Packet> p);
 
 /**
  * \ingroup adc

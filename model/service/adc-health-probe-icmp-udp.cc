@@ -47,56 +47,6 @@ namespace
 /// Typed null callback used to detach a socket from a probe that is finished.
 const Callback<void, Ptr<Socket>> kNoSocketCb = MakeNullCallback<void, Ptr<Socket>>();
 
-/// \return the reason string for an ICMPv4 error of \p type / \p code
-std::string
-Icmpv4Reason(uint8_t type, uint8_t code)
-{
-    if (type == Icmpv4Header::ICMPV4_DEST_UNREACH)
-    {
-        switch (code)
-        {
-        case Icmpv4DestinationUnreachable::ICMPV4_NET_UNREACHABLE:
-            return "icmp-net-unreachable";
-        case Icmpv4DestinationUnreachable::ICMPV4_HOST_UNREACHABLE:
-            return "icmp-host-unreachable";
-        case Icmpv4DestinationUnreachable::ICMPV4_PORT_UNREACHABLE:
-            return "icmp-port-unreachable";
-        default:
-            return "icmp-dest-unreachable";
-        }
-    }
-    if (type == Icmpv4Header::ICMPV4_TIME_EXCEEDED)
-    {
-        return "icmp-time-exceeded";
-    }
-    return "icmp-error-" + std::to_string(type);
-}
-
-/// \return the reason string for an ICMPv6 error of \p type / \p code
-std::string
-Icmpv6Reason(uint8_t type, uint8_t code)
-{
-    if (type == Icmpv6Header::ICMPV6_ERROR_DESTINATION_UNREACHABLE)
-    {
-        switch (code)
-        {
-        case Icmpv6Header::ICMPV6_PORT_UNREACHABLE:
-            return "icmp-port-unreachable";
-        case Icmpv6Header::ICMPV6_ADDR_UNREACHABLE:
-            return "icmp-host-unreachable";
-        case Icmpv6Header::ICMPV6_NO_ROUTE:
-            return "icmp-net-unreachable";
-        default:
-            return "icmp-dest-unreachable";
-        }
-    }
-    if (type == Icmpv6Header::ICMPV6_ERROR_TIME_EXCEEDED)
-    {
-        return "icmp-time-exceeded";
-    }
-    return "icmp-error-" + std::to_string(type);
-}
-
 // ---------------------------------------------------------------------------------------------
 // PING: ICMP / ICMPv6 echo over raw sockets
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +229,7 @@ class AdcPingProbe : public AdcHealthProbe
               seq,
               AdcIpAddress(quotedHeader.GetDestination()),
               false,
-              Icmpv4Reason(Icmpv4Header::ICMPV4_DEST_UNREACH, code));
+              AdcIcmpv4ErrorReason(Icmpv4Header::ICMPV4_DEST_UNREACH, code));
     }
 
     /// Raw IPv6 socket: the packet starts with the IPv6 header.
@@ -428,7 +378,7 @@ class AdcUdpProbe : public AdcSocketProbe
     {
         if (Find(index, serial))
         {
-            Finish(index, false, Icmpv4Reason(type, code));
+            Finish(index, false, AdcIcmpv4ErrorReason(type, code));
         }
     }
 
@@ -443,7 +393,7 @@ class AdcUdpProbe : public AdcSocketProbe
     {
         if (Find(index, serial))
         {
-            Finish(index, false, Icmpv6Reason(type, code));
+            Finish(index, false, AdcIcmpv6ErrorReason(type, code));
         }
     }
 
@@ -452,6 +402,54 @@ class AdcUdpProbe : public AdcSocketProbe
 };
 
 } // namespace
+
+std::string
+AdcIcmpv4ErrorReason(uint8_t type, uint8_t code)
+{
+    if (type == Icmpv4Header::ICMPV4_DEST_UNREACH)
+    {
+        switch (code)
+        {
+        case Icmpv4DestinationUnreachable::ICMPV4_NET_UNREACHABLE:
+            return "icmp-net-unreachable";
+        case Icmpv4DestinationUnreachable::ICMPV4_HOST_UNREACHABLE:
+            return "icmp-host-unreachable";
+        case Icmpv4DestinationUnreachable::ICMPV4_PORT_UNREACHABLE:
+            return "icmp-port-unreachable";
+        default:
+            return "icmp-dest-unreachable";
+        }
+    }
+    if (type == Icmpv4Header::ICMPV4_TIME_EXCEEDED)
+    {
+        return "icmp-time-exceeded";
+    }
+    return "icmp-error-" + std::to_string(type);
+}
+
+std::string
+AdcIcmpv6ErrorReason(uint8_t type, uint8_t code)
+{
+    if (type == Icmpv6Header::ICMPV6_ERROR_DESTINATION_UNREACHABLE)
+    {
+        switch (code)
+        {
+        case Icmpv6Header::ICMPV6_PORT_UNREACHABLE:
+            return "icmp-port-unreachable";
+        case Icmpv6Header::ICMPV6_ADDR_UNREACHABLE:
+            return "icmp-host-unreachable";
+        case Icmpv6Header::ICMPV6_NO_ROUTE:
+            return "icmp-net-unreachable";
+        default:
+            return "icmp-dest-unreachable";
+        }
+    }
+    if (type == Icmpv6Header::ICMPV6_ERROR_TIME_EXCEEDED)
+    {
+        return "icmp-time-exceeded";
+    }
+    return "icmp-error-" + std::to_string(type);
+}
 
 Ptr<AdcHealthProbe>
 AdcMakePingProbe(uint32_t dataSize)

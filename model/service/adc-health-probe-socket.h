@@ -26,6 +26,22 @@ namespace ns3
 
 /**
  * \ingroup adc
+ * \param type an ICMPv4 error's type \param code its code
+ * \return the reason the probe kinds give it: "icmp-port-unreachable", "icmp-host-unreachable",
+ *         "icmp-net-unreachable", "icmp-dest-unreachable", "icmp-time-exceeded" or
+ *         "icmp-error-<type>"
+ */
+std::string AdcIcmpv4ErrorReason(uint8_t type, uint8_t code);
+
+/**
+ * \ingroup adc
+ * \param type an ICMPv6 error's type \param code its code
+ * \return the reason, named as AdcIcmpv4ErrorReason names the ICMPv4 ones
+ */
+std::string AdcIcmpv6ErrorReason(uint8_t type, uint8_t code);
+
+/**
+ * \ingroup adc
  * \brief Bookkeeping shared by the per-probe-socket kinds. Every socket callback is bound to the
  * target index and a serial number; a callback whose serial is no longer in flight (its probe
  * finished or was cancelled) is ignored, and finished sockets are detached before closing so
