@@ -16,7 +16,8 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/ipv4-routing-table-entry.h"
+#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-channel.h"
@@ -38,6 +39,67 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("GslbTopologyHelper");
 
 NS_OBJECT_ENSURE_REGISTERED(GslbTopologyHelper);
+
+namespace
+{
+
+/// Site s's LAN (10.(s+1).0.0/24) and its router's address there (.1).
+Ipv4Address
+SiteLan(uint32_t s)
+{
+    return Ipv4Address(("10." + std::to_string(s + 1) + ".0.0").c_str());
+}
+
+Ipv4Address
+SiteGateway(uint32_t s)
+{
+    return Ipv4Address(SiteLan(s).Get() + 1);
+}
+
+/// Region r's LAN (10.(100+r).0.0/16) and its router's address there (.0.1).
+Ipv4Address
+RegionLan(uint32_t r)
+{
+    return Ipv4Address(("10." + std::to_string(100 + r) + ".0.0").c_str());
+}
+
+Ipv4Address
+RegionGateway(uint32_t r)
+{
+    return Ipv4Address(RegionLan(r).Get() + 1);
+}
+
+/// A static route on one end of a link. Routing is static, one aggregated route per subnet:
+/// every path of the topology is a direct link, and ns-3's global routing would run an SPF
+/// over a mesh with equal-cost paths (region to site-site link), which a debug build of
+/// ns-3 3.37 refuses ("at most one exit from the root to this vertex").
+void
+AddRoute(const std::pair<Ptr<Ipv4>, uint32_t>& end,
+         Ipv4Address net,
+         Ipv4Mask mask,
+         Ipv4Address nextHop)
+{
+    Ipv4StaticRoutingHelper helper;
+    helper.GetStaticRouting(end.first)->AddNetworkRouteTo(net, mask, nextHop, end.second);
+}
+
+/// A host's default route through its LAN (interface 1), unless it has one already.
+void
+SetDefaultRoute(Ptr<Node> host, Ipv4Address gateway)
+{
+    Ipv4StaticRoutingHelper helper;
+    Ptr<Ipv4StaticRouting> routing = helper.GetStaticRouting(host->GetObject<Ipv4>());
+    for (uint32_t i = 0; i < routing->GetNRoutes(); ++i)
+    {
+        if (routing->GetRoute(i).IsDefault())
+        {
+            return;
+        }
+    }
+    routing->SetDefaultRoute(gateway, 1);
+}
+
+} // namespace
 
 uint32_t
 GslbTopology::GetNSites() const
@@ -391,8 +453,11 @@ GslbTopologyHelper::Build()
             wan.SetChannelAttribute("Delay", TimeValue(t.wanDelay[r][s]));
             NetDeviceContainer d = wan.Install(t.regionRouters.Get(r), t.siteRouters.Get(s));
             t.wanChannel[r][s] = DynamicCast<PointToPointChannel>(d.Get(0)->GetChannel());
-            v4.Assign(d);
+            const Ipv4InterfaceContainer ends = v4.Assign(d);
             v4.NewNetwork();
+            // region r -> site s's LAN, site s -> region r's LAN: the direct link
+            AddRoute(ends.Get(0), SiteLan(s), Ipv4Mask("255.255.255.0"), ends.GetAddress(1));
+            AddRoute(ends.Get(1), RegionLan(r), Ipv4Mask("255.255.0.0"), ends.GetAddress(0));
         }
     }
     v4.SetBase("172.17.0.0", "255.255.255.252");
@@ -401,11 +466,27 @@ GslbTopologyHelper::Build()
     {
         for (uint32_t b = a + 1; b < m_sites; ++b)
         {
-            v4.Assign(wan.Install(t.siteRouters.Get(a), t.siteRouters.Get(b)));
+            const Ipv4InterfaceContainer ends =
+                v4.Assign(wan.Install(t.siteRouters.Get(a), t.siteRouters.Get(b)));
             v4.NewNetwork();
+            AddRoute(ends.Get(0), SiteLan(b), Ipv4Mask("255.255.255.0"), ends.GetAddress(1));
+            AddRoute(ends.Get(1), SiteLan(a), Ipv4Mask("255.255.255.0"), ends.GetAddress(0));
         }
     }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    // Every host's default route: its LAN's router (.1).
+    for (uint32_t s = 0; s < m_sites; ++s)
+    {
+        SetDefaultRoute(t.appliances.Get(s), SiteGateway(s));
+        SetDefaultRoute(t.servers.Get(s), SiteGateway(s));
+    }
+    for (uint32_t r = 0; r < m_regions; ++r)
+    {
+        SetDefaultRoute(t.ldnsNodes.Get(r), RegionGateway(r));
+    }
+    for (uint32_t i = 0; i < t.clients.GetN(); ++i)
+    {
+        SetDefaultRoute(t.clients.Get(i), RegionGateway(t.regionOf[i]));
+    }
 
     // Web servers: the GSLB services.
     for (uint32_t s = 0; s < m_sites; ++s)
@@ -509,6 +590,12 @@ GslbTopologyHelper::SetSiteUp(GslbTopology& t, uint32_t site, bool up)
             }
         }
     }
+    if (up)
+    {
+        // ns-3's static routing drops the routes of an interface that goes down.
+        SetDefaultRoute(t.appliances.Get(site), SiteGateway(site));
+        SetDefaultRoute(t.servers.Get(site), SiteGateway(site));
+    }
     t.siteUp.at(site) = up;
 }
 
@@ -526,6 +613,10 @@ GslbTopologyHelper::SetServerUp(GslbTopology& t, uint32_t site, bool up)
         {
             ip->SetDown(i);
         }
+    }
+    if (up)
+    {
+        SetDefaultRoute(t.servers.Get(site), SiteGateway(site));
     }
 }
 

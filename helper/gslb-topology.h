@@ -39,7 +39,7 @@ namespace ns3
  * (the site IP: ADNS, RTT probes, MEP) at .2 and its web server (the GSLB service's IP) at
  * .10. Region r has the LAN 10.(100+r).0.0/16: router 10.(100+r).0.1, LDNS 10.(100+r).0.2,
  * clients from 10.(100+r).1.1. WAN links are /30s of 172.16.0.0/16 (region-site) and
- * 172.17.0.0/16 (site-site). Routing: ns-3's global routing (every path is direct).
+ * 172.17.0.0/16 (site-site). Routing: static, one route per subnet (every path is direct).
  */
 struct GslbTopology
 {
