@@ -8,12 +8,8 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-dns-message.h"
-#include "ns3/callback.h"
-#include "ns3/icmpv4.h"
-#include "ns3/icmpv6-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
-#include "ns3/udp-socket-factory.h"
 
 #include <vector>
 
@@ -73,41 +69,20 @@ GslbDnsProbe::DoStart()
 void
 GslbDnsProbe::Send(uint32_t index, const Target& target)
 {
-    const uint64_t serial = Open(index, target, UdpSocketFactory::GetTypeId());
-    Ptr<Socket> s = Find(index, serial)->socket;
-    s->SetRecvCallback(MakeCallback(&GslbDnsProbe::Received, this, index, serial));
-    if (target.address.IsV6())
-    {
-        s->SetAttribute("IcmpCallback6",
-                        CallbackValue(MakeCallback(&GslbDnsProbe::Icmp6, this, index, serial)));
-    }
-    else
-    {
-        s->SetAttribute("IcmpCallback",
-                        CallbackValue(MakeCallback(&GslbDnsProbe::Icmp4, this, index, serial)));
-    }
+    Release(index); // an earlier probe's ID is forgotten before this one's is recorded
     const uint16_t id = m_nextId++;
     m_ids[index] = id;
     const std::vector<uint8_t> bytes =
         AdcDnsMessage::MakeQuery(id, m_qname, AdcDnsMessage::TYPE_A, false).Serialize();
-    Ptr<Packet> p = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
     NS_LOG_LOGIC("query id " << id << " for " << m_qname << " to " << target.name);
-    if (s->Connect(SocketAddressOf(target.address, target.port)) < 0 || s->Send(p) < 0)
-    {
-        Finish(index, false, "send-error");
-    }
+    SendDatagram(index, target, Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size())));
 }
 
 void
 GslbDnsProbe::OnRelease(uint32_t index, Ptr<Socket> socket)
 {
     m_ids.erase(index);
-    socket->SetAttribute(
-        "IcmpCallback",
-        CallbackValue(MakeNullCallback<void, Ipv4Address, uint8_t, uint8_t, uint8_t, uint32_t>()));
-    socket->SetAttribute(
-        "IcmpCallback6",
-        CallbackValue(MakeNullCallback<void, Ipv6Address, uint8_t, uint8_t, uint8_t, uint32_t>()));
+    AdcUdpSocketProbe::OnRelease(index, socket);
 }
 
 void
@@ -153,36 +128,6 @@ GslbDnsProbe::Judge(uint32_t index, Ptr<Packet> packet)
     }
     Finish(index, true, "dns-rcode-" + AdcDnsMessage::RcodeName(m->rcode));
     return true;
-}
-
-void
-GslbDnsProbe::Icmp4(uint32_t index,
-                    uint64_t serial,
-                    Ipv4Address /* from */,
-                    uint8_t /* ttl */,
-                    uint8_t type,
-                    uint8_t code,
-                    uint32_t /* info */)
-{
-    if (Find(index, serial))
-    {
-        Finish(index, false, AdcIcmpv4ErrorReason(type, code));
-    }
-}
-
-void
-GslbDnsProbe::Icmp6(uint32_t index,
-                    uint64_t serial,
-                    Ipv6Address /* from */,
-                    uint8_t /* ttl */,
-                    uint8_t type,
-                    uint8_t code,
-                    uint32_t /* info */)
-{
-    if (Find(index, serial))
-    {
-        Finish(index, false, AdcIcmpv6ErrorReason(type, code));
-    }
 }
 
 Ptr<AdcHealthProbe>

@@ -47,7 +47,7 @@ namespace ns3
  * "dns-malformed" (not a valid DNS message; shorter than the 12-byte header included),
  * "dns-not-response" (QR = 0) and "dns-wrong-id" (another ID).
  */
-class GslbDnsProbe : public AdcSocketProbe
+class GslbDnsProbe : public AdcUdpSocketProbe
 {
   public:
     /// The default QNAME: the root, which any DNS server answers or refuses at once.
@@ -75,12 +75,12 @@ class GslbDnsProbe : public AdcSocketProbe
   protected:
     /// Seed the ID counter with the instance id.
     void DoStart() override;
-    /// Detach the ICMP callbacks of a socket about to close.
+    /// Forget the query's ID, then detach the ICMP callbacks (AdcUdpSocketProbe).
     void OnRelease(uint32_t index, Ptr<Socket> socket) override;
+    /// Datagrams for the probe (\p index, \p serial): the first usable response ends it.
+    void Received(uint32_t index, uint64_t serial, Ptr<Socket> socket) override;
 
   private:
-    /// Datagrams for the probe (\p index, \p serial): the first usable response ends it.
-    void Received(uint32_t index, uint64_t serial, Ptr<Socket> socket);
     /**
      * \brief Judge one datagram.
      * \param index the target's index
@@ -88,22 +88,6 @@ class GslbDnsProbe : public AdcSocketProbe
      * \return true when it was the answer (the probe is finished)
      */
     bool Judge(uint32_t index, Ptr<Packet> packet);
-    /// ICMPv4 error about the query.
-    void Icmp4(uint32_t index,
-               uint64_t serial,
-               Ipv4Address from,
-               uint8_t ttl,
-               uint8_t type,
-               uint8_t code,
-               uint32_t info);
-    /// ICMPv6 error about the query.
-    void Icmp6(uint32_t index,
-               uint64_t serial,
-               Ipv6Address from,
-               uint8_t ttl,
-               uint8_t type,
-               uint8_t code,
-               uint32_t info);
 
     std::string m_qname;                //!< QNAME
     uint16_t m_nextId{0};               //!< ID of the next query

@@ -299,7 +299,7 @@ class AdcPingProbe : public AdcHealthProbe
     std::map<uint16_t, Pending> m_pending; //!< probes in flight, by sequence number
 };
 
-class AdcUdpProbe : public AdcSocketProbe
+class AdcUdpProbe : public AdcUdpSocketProbe
 {
   public:
     /**
@@ -314,25 +314,8 @@ class AdcUdpProbe : public AdcSocketProbe
 
     void Send(uint32_t index, const Target& target) override
     {
-        const uint64_t serial = Open(index, target, UdpSocketFactory::GetTypeId());
-        Ptr<Socket> s = Find(index, serial)->socket;
-        s->SetRecvCallback(MakeCallback(&AdcUdpProbe::Received, this, index, serial));
-        if (target.address.IsV6())
-        {
-            s->SetAttribute("IcmpCallback6",
-                            CallbackValue(MakeCallback(&AdcUdpProbe::Icmp6, this, index, serial)));
-        }
-        else
-        {
-            s->SetAttribute("IcmpCallback",
-                            CallbackValue(MakeCallback(&AdcUdpProbe::Icmp4, this, index, serial)));
-        }
         const auto* bytes = reinterpret_cast<const uint8_t*>(m_payload.data());
-        Ptr<Packet> p = Create<Packet>(bytes, static_cast<uint32_t>(m_payload.size()));
-        if (s->Connect(SocketAddressOf(target.address, target.port)) < 0 || s->Send(p) < 0)
-        {
-            Finish(index, false, "send-error");
-        }
+        SendDatagram(index, target, Create<Packet>(bytes, static_cast<uint32_t>(m_payload.size())));
     }
 
     bool IsSilenceSuccess() const override
@@ -341,21 +324,8 @@ class AdcUdpProbe : public AdcSocketProbe
     }
 
   protected:
-    void OnRelease(uint32_t /* index */, Ptr<Socket> socket) override
-    {
-        socket->SetAttribute(
-            "IcmpCallback",
-            CallbackValue(
-                MakeNullCallback<void, Ipv4Address, uint8_t, uint8_t, uint8_t, uint32_t>()));
-        socket->SetAttribute(
-            "IcmpCallback6",
-            CallbackValue(
-                MakeNullCallback<void, Ipv6Address, uint8_t, uint8_t, uint8_t, uint32_t>()));
-    }
-
-  private:
     /// Any datagram back is a reply.
-    void Received(uint32_t index, uint64_t serial, Ptr<Socket> socket)
+    void Received(uint32_t index, uint64_t serial, Ptr<Socket> socket) override
     {
         Address from;
         while (socket->RecvFrom(from))
@@ -367,41 +337,83 @@ class AdcUdpProbe : public AdcSocketProbe
         }
     }
 
-    /// ICMPv4 error about our datagram.
-    void Icmp4(uint32_t index,
-               uint64_t serial,
-               Ipv4Address /* from */,
-               uint8_t /* ttl */,
-               uint8_t type,
-               uint8_t code,
-               uint32_t /* info */)
-    {
-        if (Find(index, serial))
-        {
-            Finish(index, false, AdcIcmpv4ErrorReason(type, code));
-        }
-    }
-
-    /// ICMPv6 error about our datagram.
-    void Icmp6(uint32_t index,
-               uint64_t serial,
-               Ipv6Address /* from */,
-               uint8_t /* ttl */,
-               uint8_t type,
-               uint8_t code,
-               uint32_t /* info */)
-    {
-        if (Find(index, serial))
-        {
-            Finish(index, false, AdcIcmpv6ErrorReason(type, code));
-        }
-    }
-
+  private:
     std::string m_payload; //!< datagram payload
     bool m_requireReply;   //!< silence is failure
 };
 
 } // namespace
+
+void
+AdcUdpSocketProbe::SendDatagram(uint32_t index, const Target& target, Ptr<Packet> payload)
+{
+    const uint64_t serial = Open(index, target, UdpSocketFactory::GetTypeId());
+    Ptr<Socket> s = Find(index, serial)->socket;
+    s->SetRecvCallback(MakeCallback(&AdcUdpSocketProbe::DoReceived, this, index, serial));
+    if (target.address.IsV6())
+    {
+        s->SetAttribute(
+            "IcmpCallback6",
+            CallbackValue(MakeCallback(&AdcUdpSocketProbe::Icmp6, this, index, serial)));
+    }
+    else
+    {
+        s->SetAttribute(
+            "IcmpCallback",
+            CallbackValue(MakeCallback(&AdcUdpSocketProbe::Icmp4, this, index, serial)));
+    }
+    if (s->Connect(SocketAddressOf(target.address, target.port)) < 0 || s->Send(payload) < 0)
+    {
+        Finish(index, false, "send-error");
+    }
+}
+
+void
+AdcUdpSocketProbe::OnRelease(uint32_t /* index */, Ptr<Socket> socket)
+{
+    socket->SetAttribute(
+        "IcmpCallback",
+        CallbackValue(MakeNullCallback<void, Ipv4Address, uint8_t, uint8_t, uint8_t, uint32_t>()));
+    socket->SetAttribute(
+        "IcmpCallback6",
+        CallbackValue(MakeNullCallback<void, Ipv6Address, uint8_t, uint8_t, uint8_t, uint32_t>()));
+}
+
+void
+AdcUdpSocketProbe::DoReceived(uint32_t index, uint64_t serial, Ptr<Socket> socket)
+{
+    Received(index, serial, socket);
+}
+
+void
+AdcUdpSocketProbe::Icmp4(uint32_t index,
+                         uint64_t serial,
+                         Ipv4Address /* from */,
+                         uint8_t /* ttl */,
+                         uint8_t type,
+                         uint8_t code,
+                         uint32_t /* info */)
+{
+    if (Find(index, serial))
+    {
+        Finish(index, false, AdcIcmpv4ErrorReason(type, code));
+    }
+}
+
+void
+AdcUdpSocketProbe::Icmp6(uint32_t index,
+                         uint64_t serial,
+                         Ipv6Address /* from */,
+                         uint8_t /* ttl */,
+                         uint8_t type,
+                         uint8_t code,
+                         uint32_t /* info */)
+{
+    if (Find(index, serial))
+    {
+        Finish(index, false, AdcIcmpv6ErrorReason(type, code));
+    }
+}
 
 std::string
 AdcIcmpv4ErrorReason(uint8_t type, uint8_t code)

@@ -15,6 +15,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/node.h"
+#include "ns3/packet.h"
 #include "ns3/socket.h"
 
 #include <cstdint>
@@ -153,6 +154,54 @@ class AdcSocketProbe : public AdcHealthProbe
   private:
     std::map<uint32_t, Flight> m_flights; //!< probes in flight, by target index
     uint64_t m_nextSerial{1};             //!< next serial number
+};
+
+/**
+ * \ingroup adc
+ * \brief The kinds that send one UDP datagram per probe (the UDP monitor, GSLB's DNS probe):
+ * the socket, the send, and ICMP errors about the datagram, which fail the probe with their
+ * reason (AdcIcmpv4ErrorReason, AdcIcmpv6ErrorReason). A kind reads the replies.
+ */
+class AdcUdpSocketProbe : public AdcSocketProbe
+{
+  protected:
+    /**
+     * \brief Open a UDP socket for the probe of \p index, connect it to \p target and send
+     * \p payload; a send error fails the probe ("send-error").
+     * \param index the target's index \param target the target \param payload the datagram
+     */
+    void SendDatagram(uint32_t index, const Target& target, Ptr<Packet> payload);
+
+    /**
+     * \brief Datagrams are readable on the probe's socket.
+     * \param index the target's index
+     * \param serial the probe's serial (Find(index, serial) is null once it has ended)
+     * \param socket the socket
+     */
+    virtual void Received(uint32_t index, uint64_t serial, Ptr<Socket> socket) = 0;
+
+    /// Detach the ICMP callbacks (a kind that overrides this calls it too).
+    void OnRelease(uint32_t index, Ptr<Socket> socket) override;
+
+  private:
+    /// Callback target of the socket: calls Received.
+    void DoReceived(uint32_t index, uint64_t serial, Ptr<Socket> socket);
+    /// ICMPv4 error about the probe's datagram.
+    void Icmp4(uint32_t index,
+               uint64_t serial,
+               Ipv4Address from,
+               uint8_t ttl,
+               uint8_t type,
+               uint8_t code,
+               uint32_t info);
+    /// ICMPv6 error about the probe's datagram.
+    void Icmp6(uint32_t index,
+               uint64_t serial,
+               Ipv6Address from,
+               uint8_t ttl,
+               uint8_t type,
+               uint8_t code,
+               uint32_t info);
 };
 
 } // namespace ns3
