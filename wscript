@@ -141,6 +141,7 @@ ADC_SOURCES = [
     'model/wire/adc-bgp-parse.cc',
     'model/wire/adc-bgp-serialize.cc',
     'model/wire/adc-dns-message.cc',
+    'model/wire/adc-dns-message-parse.cc',
 ]
 
 ADC_HEADERS = [

@@ -9,9 +9,8 @@
 #include "ns3/adc-config-error.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
-#include <map>
-#include <sstream>
 #include <string_view>
 
 namespace ns3
@@ -55,36 +54,87 @@ PutU32(std::vector<uint8_t>& out, uint32_t v)
     PutU16(out, static_cast<uint16_t>(v));
 }
 
-/// \param out bytes \param labels a name to append uncompressed
-void
-PutLabels(std::vector<uint8_t>& out, const std::vector<std::string>& labels)
+/**
+ * \brief Whether a name's text form is plain: labels of printable ASCII other than '\\'
+ * (0x21..0x7e), none empty, within the limits (63 bytes a label, 255 on the wire), an optional
+ * final dot. A plain name is its own canonical form (less the final dot) and its labels are
+ * the text between the dots: the common case, read without ToLabels' allocations.
+ * \param name the text form
+ * \return true when plain (false for the root and for anything ToLabels must look at)
+ */
+bool
+IsPlain(const std::string& name)
 {
-    for (const auto& l : labels)
+    const std::size_t n = name.size() - (!name.empty() && name.back() == '.' ? 1 : 0);
+    if (n == 0)
     {
-        out.push_back(static_cast<uint8_t>(l.size()));
-        out.insert(out.end(), l.begin(), l.end());
+        return false;
     }
-    out.push_back(0);
+    std::size_t label = 0;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (c == '.')
+        {
+            if (label == 0)
+            {
+                return false;
+            }
+            label = 0;
+            continue;
+        }
+        if (c < 0x21 || c > 0x7e || c == '\\' || ++label > AdcDnsName::kMaxLabel)
+        {
+            return false;
+        }
+    }
+    // Wire length: one length byte per label plus the root byte = the text's length (dots
+    // become length bytes) + 2 (the first label's length byte and the root).
+    return label > 0 && n + 2 <= AdcDnsName::kMaxWireName;
 }
 
 /// Writes a message, compressing names against the ones already written (RFC 1035 4.1.4).
 class Writer
 {
   public:
+    Writer()
+    {
+        m_names.reserve(8); // a message has few names
+    }
+
     /// \param name a name's text form (validated) to append, compressed
     void Name(const std::string& name)
     {
         // The name's labels in wire form (length-prefixed): each suffix's bytes are its key, as
         // unambiguous as its labels (a label may hold any byte, even a dot).
         std::string wire;
-        std::vector<std::size_t> starts;
-        for (const std::string& label : AdcDnsName::ToLabels(name))
+        // Where each label starts in wire: at most 127 labels fit in 255 bytes.
+        std::array<uint8_t, AdcDnsName::kMaxWireName / 2 + 1> starts{};
+        std::size_t labels = 0;
+        if (IsPlain(name))
         {
-            starts.push_back(wire.size());
-            wire.push_back(static_cast<char>(label.size()));
-            wire += label;
+            const std::size_t n = name.back() == '.' ? name.size() - 1 : name.size();
+            wire.reserve(n + 1);
+            std::size_t from = 0;
+            while (from < n)
+            {
+                const std::size_t dot = std::min(name.find('.', from), n);
+                starts[labels++] = static_cast<uint8_t>(wire.size());
+                wire.push_back(static_cast<char>(dot - from));
+                wire.append(name, from, dot - from);
+                from = dot + 1;
+            }
         }
-        for (std::size_t i = 0; i < starts.size(); ++i)
+        else
+        {
+            for (const std::string& label : AdcDnsName::ToLabels(name))
+            {
+                starts[labels++] = static_cast<uint8_t>(wire.size());
+                wire.push_back(static_cast<char>(label.size()));
+                wire += label;
+            }
+        }
+        for (std::size_t i = 0; i < labels; ++i)
         {
             const std::string_view suffix(wire.data() + starts[i], wire.size() - starts[i]);
             const auto it = std::find_if(m_names.begin(), m_names.end(), [&](const auto& n) {
@@ -100,7 +150,7 @@ class Writer
             {
                 m_names.emplace_back(std::string(suffix), static_cast<uint16_t>(m_out.size()));
             }
-            const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : wire.size();
+            const std::size_t end = i + 1 < labels ? starts[i + 1] : wire.size();
             m_out.insert(m_out.end(), wire.begin() + starts[i], wire.begin() + end);
         }
         m_out.push_back(0);
@@ -134,271 +184,6 @@ class Writer
     /// suffixes written (wire form) and their offsets; a message has few names: a linear search
     std::vector<std::pair<std::string, uint16_t>> m_names;
 };
-
-/// A parse failure (internal: Parse turns it into its error result).
-struct ParseFailure
-{
-    std::string what; //!< the reason, with the byte offset
-};
-
-/// Reads a message's fields; every failure names the byte offset.
-class Reader
-{
-  public:
-    /// \param data bytes \param size their number
-    Reader(const uint8_t* data, std::size_t size)
-        : m_data(data),
-          m_size(size)
-    {
-    }
-
-    /// \param at offset \param what the problem
-    [[noreturn]] void Fail(std::size_t at, const std::string& what) const
-    {
-        throw ParseFailure{"AdcDnsMessage: byte " + std::to_string(at) + ": " + what};
-    }
-
-    /// \param at offset \param n bytes needed \param field its name
-    void Need(std::size_t at, std::size_t n, const std::string& field) const
-    {
-        if (at > m_size || n > m_size - at)
-        {
-            Fail(at,
-                 "truncated: " + field + " needs " + std::to_string(n) +
-                     " bytes but the message ends at byte " + std::to_string(m_size));
-        }
-    }
-
-    /// \param at offset (advanced) \param field name \return a byte
-    uint8_t U8(std::size_t& at, const std::string& field) const
-    {
-        Need(at, 1, field);
-        return m_data[at++];
-    }
-
-    /// \param at offset (advanced) \param field name \return a big-endian uint16
-    uint16_t U16(std::size_t& at, const std::string& field) const
-    {
-        Need(at, 2, field);
-        const auto v = static_cast<uint16_t>((m_data[at] << 8) | m_data[at + 1]);
-        at += 2;
-        return v;
-    }
-
-    /// \param at offset (advanced) \param field name \return a big-endian uint32
-    uint32_t U32(std::size_t& at, const std::string& field) const
-    {
-        const uint32_t hi = U16(at, field);
-        return (hi << 16) | U16(at, field);
-    }
-
-    /**
-     * \brief A possibly compressed name (RFC 1035 section 4.1.4).
-     *
-     * Every pointer must point strictly before the start of the part of the name it
-     * continues (the name's first byte, or the previous pointer's target): the targets
-     * decrease, so no loop can form, and a pointer to or past itself is a forward pointer.
-     * \param at offset (advanced past the name's bytes here: up to the first pointer)
-     * \param field name for errors
-     * \return the labels
-     */
-    std::vector<std::string> Name(std::size_t& at, const std::string& field) const
-    {
-        std::vector<std::string> labels;
-        std::size_t p = at;
-        std::size_t partStart = at;
-        std::size_t wire = 1;
-        bool jumped = false;
-        while (true)
-        {
-            Need(p, 1, field);
-            const uint8_t len = m_data[p];
-            if ((len & 0xC0) == 0xC0)
-            {
-                Need(p, 2, field + " compression pointer");
-                const std::size_t target =
-                    (static_cast<std::size_t>(len & 0x3F) << 8) | m_data[p + 1];
-                if (target >= m_size)
-                {
-                    Fail(p,
-                         field + ": compression pointer to byte " + std::to_string(target) +
-                             " is out of range (the message has " + std::to_string(m_size) +
-                             " bytes)");
-                }
-                if (target >= p)
-                {
-                    Fail(p,
-                         field + ": forward compression pointer to byte " + std::to_string(target) +
-                             " (a pointer must point to an earlier name)");
-                }
-                if (target >= partStart)
-                {
-                    Fail(p,
-                         field + ": compression pointer loop: byte " + std::to_string(target) +
-                             " is not before byte " + std::to_string(partStart) +
-                             " where this part of the name starts");
-                }
-                if (!jumped)
-                {
-                    at = p + 2;
-                    jumped = true;
-                }
-                p = target;
-                partStart = target;
-                continue;
-            }
-            if (len & 0xC0)
-            {
-                Fail(p,
-                     field + ": label type 0x" + (len & 0x80 ? std::string("80") : "40") +
-                         " (length byte " + std::to_string(len) +
-                         ") is reserved: labels hold at most 63 bytes (RFC 1035 section 4.1.4)");
-            }
-            if (len == 0)
-            {
-                if (!jumped)
-                {
-                    at = p + 1;
-                }
-                return labels;
-            }
-            Need(p, 1 + std::size_t{len}, field + " label");
-            wire += 1 + std::size_t{len};
-            if (wire > AdcDnsName::kMaxWireName)
-            {
-                Fail(p, field + ": name exceeds 255 bytes on the wire (RFC 1035 section 2.3.4)");
-            }
-            labels.emplace_back(reinterpret_cast<const char*>(m_data + p + 1), len);
-            p += 1 + std::size_t{len};
-        }
-    }
-
-    /// \param at offset \param n count \return n bytes (checked)
-    std::vector<uint8_t> Bytes(std::size_t at, std::size_t n, const std::string& field) const
-    {
-        Need(at, n, field);
-        return std::vector<uint8_t>(m_data + at, m_data + at + n);
-    }
-
-  private:
-    const uint8_t* m_data; //!< the bytes
-    std::size_t m_size;    //!< their number
-};
-
-/**
- * \param type a record type
- * \return the layout of its RDATA when it holds names (0: a name; n > 0: n fixed bytes),
- *         empty when the RDATA is opaque
- */
-std::vector<std::size_t>
-RdataLayout(uint16_t type)
-{
-    switch (type)
-    {
-    case AdcDnsMessage::TYPE_NS:
-    case AdcDnsMessage::TYPE_CNAME:
-    case AdcDnsMessage::TYPE_PTR:
-        return {0};
-    case AdcDnsMessage::TYPE_MX:
-        return {2, 0};
-    case AdcDnsMessage::TYPE_SOA:
-        return {0, 0, 20};
-    default:
-        return {};
-    }
-}
-
-/// \param type a type \return its mnemonic for errors ("TYPE<n>" when unnamed)
-std::string
-TypeName(uint16_t type)
-{
-    switch (type)
-    {
-    case AdcDnsMessage::TYPE_A:
-        return "A";
-    case AdcDnsMessage::TYPE_NS:
-        return "NS";
-    case AdcDnsMessage::TYPE_CNAME:
-        return "CNAME";
-    case AdcDnsMessage::TYPE_SOA:
-        return "SOA";
-    case AdcDnsMessage::TYPE_PTR:
-        return "PTR";
-    case AdcDnsMessage::TYPE_MX:
-        return "MX";
-    case AdcDnsMessage::TYPE_AAAA:
-        return "AAAA";
-    default:
-        return "TYPE" + std::to_string(type);
-    }
-}
-
-/// \param r reader \param at offset (advanced) \param field section name \return a record
-AdcDnsResourceRecord
-ReadRecord(const Reader& r, std::size_t& at, const std::string& field)
-{
-    AdcDnsResourceRecord rr;
-    rr.name = AdcDnsName::FromLabels(r.Name(at, field + " NAME"));
-    rr.type = r.U16(at, field + " TYPE");
-    rr.rrclass = r.U16(at, field + " CLASS");
-    rr.ttl = r.U32(at, field + " TTL");
-    const uint16_t rdlength = r.U16(at, field + " RDLENGTH");
-    const std::size_t start = at;
-    rr.rdata = r.Bytes(start, rdlength, field + " RDATA");
-    at += rdlength;
-    const bool in = rr.rrclass == AdcDnsMessage::CLASS_IN;
-    if (in && (rr.type == AdcDnsMessage::TYPE_A || rr.type == AdcDnsMessage::TYPE_AAAA))
-    {
-        const std::size_t want = rr.type == AdcDnsMessage::TYPE_A ? 4 : 16;
-        if (rdlength != want)
-        {
-            r.Fail(start,
-                   field + " " + TypeName(rr.type) + " RDATA length " + std::to_string(rdlength) +
-                       " is not " + std::to_string(want));
-        }
-        return rr;
-    }
-    const std::vector<std::size_t> layout = RdataLayout(rr.type);
-    if (layout.empty())
-    {
-        return rr;
-    }
-    // Names in RDATA may be compressed: store them expanded, valid at any offset.
-    std::vector<uint8_t> expanded;
-    std::size_t p = start;
-    const std::string what = field + " " + TypeName(rr.type) + " RDATA";
-    for (std::size_t part : layout)
-    {
-        if (part == 0)
-        {
-            PutLabels(expanded, r.Name(p, what + " name"));
-        }
-        else
-        {
-            if (p + part > at)
-            {
-                r.Fail(p,
-                       what + ": " + std::to_string(part) + " more bytes needed within RDLENGTH " +
-                           std::to_string(rdlength));
-            }
-            const auto fixed = r.Bytes(p, part, what);
-            expanded.insert(expanded.end(), fixed.begin(), fixed.end());
-            p += part;
-        }
-        if (p > at)
-        {
-            r.Fail(start, what + ": the name runs past RDLENGTH " + std::to_string(rdlength));
-        }
-    }
-    if (p != at)
-    {
-        r.Fail(p,
-               what + ": " + std::to_string(at - p) + " bytes left inside RDLENGTH " +
-                   std::to_string(rdlength));
-    }
-    rr.rdata = std::move(expanded);
-    return rr;
-}
 
 /// \param name a name \param what the problem (the limit broken)
 [[noreturn]] void
@@ -492,6 +277,31 @@ AdcDnsName::ToLabels(const std::string& name)
     return labels;
 }
 
+void
+AdcDnsName::AppendLabel(std::string& out, const char* data, std::size_t size)
+{
+    for (std::size_t i = 0; i < size; ++i)
+    {
+        const char ch = data[i];
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '.' || ch == '\\')
+        {
+            out.push_back('\\');
+            out.push_back(ch);
+        }
+        else if (u < 0x21 || u > 0x7e)
+        {
+            char buf[5];
+            std::snprintf(buf, sizeof(buf), "\\%03u", static_cast<unsigned>(u));
+            out += buf;
+        }
+        else
+        {
+            out.push_back(ch);
+        }
+    }
+}
+
 std::string
 AdcDnsName::FromLabels(const std::vector<std::string>& labels)
 {
@@ -506,25 +316,7 @@ AdcDnsName::FromLabels(const std::vector<std::string>& labels)
         {
             out.push_back('.');
         }
-        for (const char ch : labels[k])
-        {
-            const auto u = static_cast<unsigned char>(ch);
-            if (ch == '.' || ch == '\\')
-            {
-                out.push_back('\\');
-                out.push_back(ch);
-            }
-            else if (u < 0x21 || u > 0x7e)
-            {
-                char buf[5];
-                std::snprintf(buf, sizeof(buf), "\\%03u", static_cast<unsigned>(u));
-                out += buf;
-            }
-            else
-            {
-                out.push_back(ch);
-            }
-        }
+        AppendLabel(out, labels[k].data(), labels[k].size());
     }
     return out;
 }
@@ -532,6 +324,10 @@ AdcDnsName::FromLabels(const std::vector<std::string>& labels)
 std::string
 AdcDnsName::Canonical(const std::string& name)
 {
+    if (IsPlain(name))
+    {
+        return name.back() == '.' ? name.substr(0, name.size() - 1) : name;
+    }
     return FromLabels(ToLabels(name));
 }
 
@@ -573,9 +369,9 @@ AdcDnsName::Equal(const std::string& a, const std::string& b)
 std::vector<uint8_t>
 AdcDnsName::ToWire(const std::string& name)
 {
-    std::vector<uint8_t> out;
-    PutLabels(out, ToLabels(name));
-    return out;
+    Writer w; // one name: nothing to compress against, so it is written whole
+    w.Name(name);
+    return std::move(w.Out());
 }
 
 // ------------------------------------------------------------------ question and records
@@ -738,6 +534,7 @@ AdcDnsMessage::Serialize() const
 
     Writer w;
     auto& out = w.Out();
+    out.reserve(512); // RFC 1035's UDP size: most messages fit without a reallocation
     PutU16(out, id);
     const auto flags = static_cast<uint16_t>(
         (qr ? 0x8000 : 0) | (opcode << 11) | (aa ? 0x0400 : 0) | (tc ? 0x0200 : 0) |
@@ -807,77 +604,6 @@ AdcDnsMessage::SerializeTruncated(std::size_t maxBytes) const
         bytes = m.Serialize();
     }
     return bytes;
-}
-
-std::optional<AdcDnsMessage>
-AdcDnsMessage::Parse(const uint8_t* data, std::size_t size, std::string* error)
-{
-    const Reader r(data, size);
-    try
-    {
-        if (size < kHeaderBytes)
-        {
-            r.Fail(0,
-                   "truncated: a message of " + std::to_string(size) +
-                       " bytes is shorter than the 12-byte header");
-        }
-        AdcDnsMessage m;
-        std::size_t at = 0;
-        m.id = r.U16(at, "ID");
-        const uint16_t flags = r.U16(at, "flags");
-        m.qr = flags & 0x8000;
-        m.opcode = static_cast<uint8_t>((flags >> 11) & 0x0f);
-        m.aa = flags & 0x0400;
-        m.tc = flags & 0x0200;
-        m.rd = flags & 0x0100;
-        m.ra = flags & 0x0080;
-        m.z = static_cast<uint8_t>((flags >> 4) & 0x07);
-        m.rcode = static_cast<uint8_t>(flags & 0x0f);
-        const uint16_t qd = r.U16(at, "QDCOUNT");
-        const uint16_t an = r.U16(at, "ANCOUNT");
-        const uint16_t ns = r.U16(at, "NSCOUNT");
-        const uint16_t ar = r.U16(at, "ARCOUNT");
-        for (uint16_t i = 0; i < qd; ++i)
-        {
-            const std::string field = "question " + std::to_string(i);
-            AdcDnsQuestion q;
-            q.name = AdcDnsName::FromLabels(r.Name(at, field + " QNAME"));
-            q.qtype = r.U16(at, field + " QTYPE");
-            q.qclass = r.U16(at, field + " QCLASS");
-            m.questions.push_back(std::move(q));
-        }
-        for (uint16_t i = 0; i < an; ++i)
-        {
-            m.answers.push_back(ReadRecord(r, at, "answer " + std::to_string(i)));
-        }
-        for (uint16_t i = 0; i < ns; ++i)
-        {
-            m.authority.push_back(ReadRecord(r, at, "authority " + std::to_string(i)));
-        }
-        for (uint16_t i = 0; i < ar; ++i)
-        {
-            m.additional.push_back(ReadRecord(r, at, "additional " + std::to_string(i)));
-        }
-        if (at != size)
-        {
-            r.Fail(at, std::to_string(size - at) + " trailing bytes after the last record");
-        }
-        return m;
-    }
-    catch (const ParseFailure& f)
-    {
-        if (error)
-        {
-            *error = f.what;
-        }
-        return std::nullopt;
-    }
-}
-
-std::optional<AdcDnsMessage>
-AdcDnsMessage::Parse(const std::vector<uint8_t>& bytes, std::string* error)
-{
-    return Parse(bytes.data(), bytes.size(), error);
 }
 
 std::string

@@ -54,6 +54,12 @@ struct AdcDnsName
     static std::string FromLabels(const std::vector<std::string>& labels);
 
     /**
+     * \brief Append one label's text form (escaped as FromLabels escapes it) to \p out.
+     * \param out the text \param data the label's bytes \param size their number
+     */
+    static void AppendLabel(std::string& out, const char* data, std::size_t size);
+
+    /**
      * \param name a name's text form
      * \return the same name in canonical text: escapes normalized, no trailing dot
      * \throws AdcConfigError as ToLabels
