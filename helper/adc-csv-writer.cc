@@ -4,6 +4,8 @@
 
 #include "adc-csv-writer.h"
 
+#include "adc-mpi.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/address.h"
 #include "ns3/log.h"
@@ -49,13 +51,13 @@ FormatScaled(int64_t v, uint64_t perUnit, int decimals)
 // AdcCsvWriter
 
 AdcCsvWriter::AdcCsvWriter(const std::string& path, const std::vector<std::string>& header)
-    : m_path(path),
+    : m_path(AdcMpi::RankFileName(path)),
       m_nColumns(header.size())
 {
-    m_out.open(path, std::ios::out | std::ios::trunc | std::ios::binary);
+    m_out.open(m_path, std::ios::out | std::ios::trunc | std::ios::binary);
     if (!m_out.is_open())
     {
-        throw AdcConfigError("AdcCsvWriter: cannot open '" + path +
+        throw AdcConfigError("AdcCsvWriter: cannot open '" + m_path +
                              "' for writing: " + std::strerror(errno));
     }
     WriteRow(header);

@@ -130,6 +130,14 @@ AdcIspTopologyHelper::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&AdcIspTopologyHelper::m_numPartitions),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("AccessOffCore",
+                          "MPI partition plan with NumPartitions > 1: access networks only on "
+                          "system ids 1..NumPartitions-1 (a % (NumPartitions - 1) + 1), leaving "
+                          "rank 0 to the core and DC (and what is attached there, such as "
+                          "appliances).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&AdcIspTopologyHelper::m_accessOffCore),
+                          MakeBooleanChecker())
             .AddAttribute("AccessLanDataRate",
                           "Data rate of each access LAN.",
                           DataRateValue(DataRate("1Gbps")),
@@ -398,7 +406,9 @@ AdcIspTopologyHelper::CreateAccessNetworks()
     m_topo.accessUplinkDevices.reserve(m_numAccessNetworks);
     for (uint32_t a = 0; a < m_numAccessNetworks; ++a)
     {
-        const uint32_t systemId = a % m_numPartitions;
+        const uint32_t systemId = m_accessOffCore && m_numPartitions > 1
+                                      ? a % (m_numPartitions - 1) + 1
+                                      : a % m_numPartitions;
         NodeContainer router;
         router.Create(1, systemId);
         NodeContainer clients;

@@ -54,8 +54,9 @@ namespace ns3
  * is installed or computed (it is far too slow at this scale).
  *
  * Every node gets an MPI system id: access network a (router and clients) uses
- * a % NumPartitions, core and DC use 0, so large topologies stay partitionable in MPI builds
- * (the uplinks are the only links crossing partitions).
+ * a % NumPartitions (with AccessOffCore, a % (NumPartitions - 1) + 1, leaving rank 0 to the
+ * core and DC), core and DC use 0, so large topologies stay partitionable in MPI builds (the
+ * uplinks are the only links crossing partitions; see AdcMpi).
  */
 class AdcIspTopologyHelper : public Object
 {
@@ -246,6 +247,7 @@ class AdcIspTopologyHelper : public Object
     uint32_t m_clientsPerNet;     //!< clients per access network
     uint32_t m_numServers;        //!< servers on the DC LAN (0: no DC side)
     uint32_t m_numPartitions;     //!< MPI partitions for system ids
+    bool m_accessOffCore{false};  //!< "AccessOffCore"
     DataRate m_accessLanRate;     //!< access LAN data rate
     Time m_accessLanDelay;        //!< access LAN delay
     DataRate m_uplinkRate;        //!< access uplink data rate

@@ -4,6 +4,8 @@
 
 #include "adc-request-log.h"
 
+#include "adc-mpi.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/address.h"
 #include "ns3/log.h"
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <limits>
+#include <sstream>
 
 namespace ns3
 {
@@ -402,6 +405,42 @@ const std::map<std::string, uint64_t>&
 AdcRequestLog::GetFailureReasons() const
 {
     return m_tally.failureReasons;
+}
+
+void
+AdcRequestLog::GatherRanks()
+{
+    if (AdcMpi::GetSize() <= 1)
+    {
+        return;
+    }
+    std::vector<uint64_t> counts{m_tally.sent,
+                                 m_tally.completed,
+                                 m_tally.failed,
+                                 m_tally.openAtStop};
+    AdcMpi::Sum(counts);
+    std::ostringstream reasons;
+    for (const auto& [reason, n] : m_tally.failureReasons)
+    {
+        reasons << n << ' ' << reason << '\n';
+    }
+    AdcRequestTally all;
+    all.sent = counts[0];
+    all.completed = counts[1];
+    all.failed = counts[2];
+    all.openAtStop = counts[3];
+    for (const std::string& text : AdcMpi::GatherText(reasons.str()))
+    {
+        std::istringstream in(text);
+        uint64_t n = 0;
+        std::string reason;
+        while (in >> n && std::getline(in >> std::ws, reason))
+        {
+            all.failureReasons[reason] += n;
+        }
+    }
+    m_tally = all;
+    AdcMpi::Gather(m_latenciesMs);
 }
 
 bool

@@ -201,6 +201,12 @@ class AdcRequestLog : public Object
     std::string Summary() const;
     /// \brief Flush and close the CSV file.
     void Close();
+    /**
+     * \brief Under MPI, make the counts, failure reasons and latencies those of every rank's
+     * log (collective: every rank calls it, after Simulator::Run()); each rank's CSV file keeps
+     * its own requests. Nothing changes on one rank.
+     */
+    void GatherRanks();
 
     /// \return the CSV header columns
     static const std::vector<std::string>& Header();

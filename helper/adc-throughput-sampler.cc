@@ -4,6 +4,8 @@
 
 #include "adc-throughput-sampler.h"
 
+#include "adc-mpi.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/address.h"
 #include "ns3/log.h"
@@ -128,6 +130,10 @@ AdcThroughputSampler::WatchDevice(Ptr<NetDevice> dev, const std::string& name)
 {
     NS_LOG_FUNCTION(this << dev << name);
     NS_ABORT_MSG_UNLESS(dev, "AdcThroughputSampler::WatchDevice: null device");
+    if (!AdcMpi::IsLocal(dev->GetNode()))
+    {
+        return; // under MPI, the rank that simulates the node samples it
+    }
     Counter* rx = AddCounter(name, "rx", false);
     Counter* tx = AddCounter(name, "tx", false);
     Connect(dev, "MacRx", MakeCallback(&Counter::OnDevicePacket, rx));
@@ -141,6 +147,10 @@ AdcThroughputSampler::WatchApplication(Ptr<Application> app,
 {
     NS_LOG_FUNCTION(this << app << name << traceName);
     NS_ABORT_MSG_UNLESS(app, "AdcThroughputSampler::WatchApplication: null application");
+    if (!AdcMpi::IsLocal(app->GetNode()))
+    {
+        return; // under MPI, the rank that simulates the node samples it
+    }
     Counter* rx = AddCounter(name, "rx", true);
     Connect(app, traceName, MakeCallback(&Counter::OnAppPacket, rx));
 }

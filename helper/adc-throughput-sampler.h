@@ -43,6 +43,10 @@ class Packet;
  * applications are watched, each interval ends with a row named "ALL" (direction "rx") holding
  * the sum of all applications' received bytes. Device bytes are whole frames as the device's
  * MacTx / MacRx trace sources see them; application bytes are packet payloads.
+ *
+ * Under MPI (AdcMpi) each rank samples the items of its own nodes into its own file
+ * (NAME.rankK.csv) and "ALL" sums that rank's applications; ./adc run --ranks merges the files
+ * and adds up the ranks' "ALL" rows of each interval (utils/adc-merge-ranks.py).
  */
 class AdcThroughputSampler : public Object
 {

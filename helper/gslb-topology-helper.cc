@@ -4,6 +4,7 @@
 
 #include "gslb-topology-helper.h"
 
+#include "adc-mpi.h"
 #include "gslb-helper.h"
 
 #include "ns3/adc-config-error.h"
@@ -12,6 +13,7 @@
 #include "ns3/adc-web-user.h"
 #include "ns3/config.h"
 #include "ns3/csma-helper.h"
+#include "ns3/csma-net-device.h"
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
@@ -20,6 +22,7 @@
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
@@ -159,6 +162,33 @@ GslbTopology::RegionOfLdns(const AdcIpAddress& address) const
     return -1;
 }
 
+int64_t
+GslbTopology::AssignStreams(int64_t stream) const
+{
+    const int64_t first = stream;
+    stream += InternetStackHelper().AssignStreams(NodeContainer::GetGlobal(), stream); // ARP
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(node->GetDevice(d)))
+            {
+                stream += csma->AssignStreams(stream); // backoff
+            }
+        }
+    }
+    for (const Ptr<AdcLdnsServer>& l : ldns)
+    {
+        stream += l->AssignStreams(stream);
+    }
+    for (const Ptr<AdcWebUser>& u : users)
+    {
+        stream += u->AssignStreams(stream);
+    }
+    return stream - first;
+}
+
 TypeId
 GslbTopologyHelper::GetTypeId()
 {
@@ -250,7 +280,14 @@ GslbTopologyHelper::GetTypeId()
                           "No visit starts after this time (0: never).",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&GslbTopologyHelper::m_visitsUntil),
-                          MakeTimeChecker());
+                          MakeTimeChecker())
+            .AddAttribute("Partitions",
+                          "MPI partition plan, 1..64 ranks: site s (router, appliance, server) "
+                          "runs on rank s % Partitions, region r (router, LDNS, clients) on rank "
+                          "r % Partitions; only WAN point-to-point links cross ranks.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&GslbTopologyHelper::m_partitions),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -314,6 +351,10 @@ GslbTopologyHelper::Validate() const
     if (m_clientsPerRegion < 1 || m_clientsPerRegion > 5000)
     {
         fail("ClientsPerRegion", std::to_string(m_clientsPerRegion), "1..5000");
+    }
+    if (m_partitions < 1 || m_partitions > 64)
+    {
+        fail("Partitions", std::to_string(m_partitions), "1..64 (MPI ranks)");
     }
     if (m_toleranceMs > 100)
     {
@@ -386,12 +427,26 @@ GslbTopologyHelper::Build()
     t.siteWanDelay = m_siteWanDelay;
     t.domain = m_domain;
     t.clientsPerRegion = m_clientsPerRegion;
-    t.siteRouters.Create(m_sites);
-    t.appliances.Create(m_sites);
-    t.servers.Create(m_sites);
-    t.regionRouters.Create(m_regions);
-    t.ldnsNodes.Create(m_regions);
-    t.clients.Create(m_regions * m_clientsPerRegion);
+    // The partition plan: each site's and each region's nodes on one rank (node ids as with
+    // one partition: the same creation order).
+    for (NodeContainer* c : {&t.siteRouters, &t.appliances, &t.servers})
+    {
+        for (uint32_t s = 0; s < m_sites; ++s)
+        {
+            c->Create(1, s % m_partitions);
+        }
+    }
+    for (NodeContainer* c : {&t.regionRouters, &t.ldnsNodes})
+    {
+        for (uint32_t r = 0; r < m_regions; ++r)
+        {
+            c->Create(1, r % m_partitions);
+        }
+    }
+    for (uint32_t r = 0; r < m_regions; ++r)
+    {
+        t.clients.Create(m_clientsPerRegion, r % m_partitions);
+    }
 
     InternetStackHelper stack;
     stack.Install(t.siteRouters);
@@ -634,6 +689,10 @@ GslbTopologyHelper::EnablePcapAll(const GslbTopology& t, const std::string& pref
         for (uint32_t s = 0; s < t.GetNSites(); ++s)
         {
             Ptr<NetDevice> d = t.wanChannel[r][s]->GetDevice(1); // the site router's end
+            if (!AdcMpi::IsLocal(d->GetNode()))
+            {
+                continue; // under MPI each rank captures its own nodes' devices
+            }
             p2p.EnablePcap(prefix + "-wan-r" + std::to_string(r) + "-" + t.siteNames[s] + ".pcap",
                            d,
                            false,
@@ -643,7 +702,7 @@ GslbTopologyHelper::EnablePcapAll(const GslbTopology& t, const std::string& pref
     for (uint32_t a = 0; a < t.GetNSites(); ++a)
     {
         Ptr<Node> router = t.siteRouters.Get(a);
-        for (uint32_t k = 0; k < router->GetNDevices(); ++k)
+        for (uint32_t k = 0; AdcMpi::IsLocal(router) && k < router->GetNDevices(); ++k)
         {
             Ptr<PointToPointChannel> ch =
                 DynamicCast<PointToPointChannel>(router->GetDevice(k)->GetChannel());
@@ -669,6 +728,10 @@ GslbTopologyHelper::EnablePcapAll(const GslbTopology& t, const std::string& pref
     CsmaHelper lan;
     for (uint32_t r = 0; r < t.GetNRegions(); ++r)
     {
+        if (!AdcMpi::IsLocal(t.regionRouters.Get(r)))
+        {
+            continue;
+        }
         lan.EnablePcap(prefix + "-region" + std::to_string(r) + ".pcap",
                        t.regionRouters.Get(r)->GetDevice(1),
                        false,

@@ -25,6 +25,10 @@ namespace ns3
  * Delays: the WAN link between region r and site s has the one-way delay "NearDelay" when
  * r == s (mod the number of sites) and NearDelay + |r - s| x "DelayStep" otherwise, unless
  * SetWanDelay set it; so every region has one nearest site.
+ *
+ * MPI partition plan ("Partitions"): site s on rank s % Partitions, region r (router, LDNS,
+ * users) on rank r % Partitions; only the WAN point-to-point links cross ranks. Node ids are
+ * the same for any number of partitions (see AdcMpi).
  */
 class GslbTopologyHelper : public Object
 {
@@ -118,6 +122,7 @@ class GslbTopologyHelper : public Object
     std::string m_ldnsSelection;      //!< "LdnsServerSelection"
     Time m_interVisit;                //!< "InterVisitTime" (mean of an exponential)
     Time m_visitsUntil;               //!< "StopVisitsAt"
+    uint32_t m_partitions{1};         //!< "Partitions"
     std::vector<std::string> m_files; //!< SetConfigFiles
     std::string m_extra;              //!< SetExtraConfig
     std::vector<std::vector<std::pair<bool, Time>>> m_set; //!< SetWanDelay's values

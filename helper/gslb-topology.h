@@ -99,6 +99,16 @@ struct GslbTopology
 
     /// \param address an address \return the region whose LDNS has it, or -1
     int32_t RegionOfLdns(const AdcIpAddress& address) const;
+
+    /**
+     * \brief Fixed random streams for the users (visit gaps, and the resolvers and HTTP
+     * clients they create when they start), the LDNS servers' query ids, ARP and CSMA
+     * backoff: the same numbers whatever else is created, and in what order, before or
+     * during the run (as on MPI ranks, where each rank starts its own users only).
+     * \param stream first stream number
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream) const;
 };
 
 } // namespace ns3
