@@ -22,6 +22,7 @@
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
+#include "ns3/adc-mpi.h"
 #include "ns3/adc-request-log.h"
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
@@ -72,11 +73,22 @@ struct Settings
     std::string outputDir{"results/crd-compare"};
     uint32_t seed{1};
     uint32_t run{1};
-    std::string configDir;   //!< crd-upper-*.ns.conf and crd-lower-*.ns.conf configure the tiers
-    std::string upperConfig; //!< or: the upper appliances' ns.conf files, comma-separated
-    std::string lowerConfig; //!< and the lower appliances' files
-    std::string printConfig; //!< write the ns.conf files of the first variant here and stop
+    std::string configDir;    //!< crd-upper-*.ns.conf and crd-lower-*.ns.conf configure the tiers
+    std::string upperConfig;  //!< or: the upper appliances' ns.conf files, comma-separated
+    std::string lowerConfig;  //!< and the lower appliances' files
+    std::string printConfig;  //!< write the ns.conf files of the first variant here and stop
+    bool countHops{false};    //!< count packets received by devices (./adc bench)
+    bool accessOffCore{true}; //!< MPI plan: clients only on ranks 1..N-1
 };
+
+/// Packets that devices received (MacRx of point-to-point and CSMA devices): packet-hops.
+uint64_t g_hops = 0;
+
+void
+CountHop(Ptr<const Packet>)
+{
+    ++g_hops;
+}
 
 /// One variant: tiers, the lower tier's cache method, and whether an appliance fails.
 struct Variant
@@ -167,6 +179,31 @@ class HitCounter : public SimpleRefCount<HitCounter>
         return n;
     }
 
+    /// \brief Under MPI, make the counts every rank's (collective); no-op on one rank.
+    /// \param until the run's length (s)
+    void GatherRanks(double until)
+    {
+        const auto seconds = static_cast<uint32_t>(until);
+        std::vector<uint64_t> v(2 * seconds, 0);
+        for (const auto& [sec, hm] : m_buckets)
+        {
+            if (sec < seconds)
+            {
+                v[2 * sec] = hm.first;
+                v[2 * sec + 1] = hm.second;
+            }
+        }
+        AdcMpi::Sum(v);
+        m_buckets.clear();
+        for (uint32_t sec = 0; sec < seconds; ++sec)
+        {
+            if (v[2 * sec] + v[2 * sec + 1] > 0)
+            {
+                m_buckets[sec] = {v[2 * sec], v[2 * sec + 1]};
+            }
+        }
+    }
+
   private:
     std::pair<uint64_t, uint64_t>& Bucket()
     {
@@ -198,6 +235,11 @@ BuildTopology(const Settings& s, const Variant& v, Ptr<CrdTopologyHelper>& helpe
     helper = CreateObject<CrdTopologyHelper>();
     helper->GetIspHelper()->SetAttribute("NumAccessNetworks", UintegerValue(s.accessNets));
     helper->GetIspHelper()->SetAttribute("ClientsPerAccessNetwork", UintegerValue(s.clientsPerNet));
+    // The partition plan under MPI: the core, both tiers, the caches and the origins on rank 0,
+    // the access networks spread over ranks 1..N-1 (or over all, --accessOffCore=0); the
+    // access uplinks are the cut links.
+    helper->GetIspHelper()->SetAttribute("NumPartitions", UintegerValue(AdcMpi::GetSize()));
+    helper->GetIspHelper()->SetAttribute("AccessOffCore", BooleanValue(s.accessOffCore));
     helper->SetAttribute("NumUpper", UintegerValue(v.upper));
     helper->SetAttribute("NumLower", UintegerValue(s.lower));
     helper->SetAttribute("NumCaches", UintegerValue(s.caches));
@@ -265,6 +307,9 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
         sampler->WatchApplication(clients.Get(i), "client" + std::to_string(i));
     }
     sampler->Start(Seconds(0), Seconds(s.duration + 9));
+    // Under MPI every rank built every application (same random streams as one process);
+    // those of other ranks' nodes never start.
+    AdcMpi::SilenceRemoteApplications();
     Ptr<HitCounter> hits = Create<HitCounter>();
     for (const auto& cache : topo.cacheApps)
     {
@@ -284,52 +329,94 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
                                                                        : s.pcapLink);
     }
 
+    g_hops = 0;
+    if (s.countHops)
+    {
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/MacRx",
+                                      MakeCallback(&CountHop));
+        Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::CsmaNetDevice/MacRx",
+                                      MakeCallback(&CountHop));
+    }
     Simulator::Stop(Seconds(s.duration + 10));
     Simulator::Run();
 
+    // Each rank's requests and traces are its own; the summary is the whole run's.
+    const std::string mismatch =
+        log->CheckExpectation(AdcAccountingExpectation::CompletedAtLeast(0).AnyFailures());
+    log->GatherRanks();
     Summary sum;
     sum.variant = v.name;
     sum.sent = log->GetSent();
     sum.completed = log->GetCompleted();
     sum.failed = log->GetFailed();
     sum.openAtStop = log->GetOpenAtStop();
+    hits->GatherRanks(s.duration + 10);
     const uint64_t h = hits->Hits();
     const uint64_t m = hits->Misses();
     sum.hitRatio = h + m ? double(h) / (h + m) : 0;
     sum.meanMs = log->GetMeanLatencyMs();
     sum.p95Ms = log->GetLatencyPercentileMs(0.95);
-    uint64_t bytes = 0;
+    // Counters of every rank (Sum is the identity on one): bytes the local clients received,
+    // requests per lower appliance and per cache (zero on ranks that do not simulate them).
+    std::vector<uint64_t> counts{0};
     for (uint32_t i = 0; i < clients.GetN(); ++i)
     {
-        bytes += DynamicCast<AdcHttpClient>(clients.Get(i))->GetBytesReceived();
+        if (AdcMpi::IsLocal(clients.Get(i)->GetNode()))
+        {
+            counts[0] += DynamicCast<AdcHttpClient>(clients.Get(i))->GetBytesReceived();
+        }
     }
-    sum.goodputMbps = bytes * 8.0 / s.duration / 1e6;
+    for (const auto& app : topo.lowerApps)
+    {
+        counts.push_back(AdcMpi::IsLocal(app->GetNode()) ? app->GetClientRequests() : 0);
+    }
+    for (const auto& app : topo.cacheApps)
+    {
+        counts.push_back(AdcMpi::IsLocal(app->GetNode()) ? app->GetRequestsServed() : 0);
+    }
+    AdcMpi::Sum(counts);
+    sum.goodputMbps = counts[0] * 8.0 / s.duration / 1e6;
 
-    std::ofstream load(s.outputDir + "/load-" + v.name + ".csv");
-    load << "variant,target,requests,bytes\n";
     uint64_t lowerTotal = 0;
     uint64_t lowerMax = 0;
+    std::ostringstream load;
+    load << "variant,target,requests,bytes\n";
     for (uint32_t j = 0; j < topo.lowerApps.size(); ++j)
     {
-        const uint64_t n = topo.lowerApps[j]->GetClientRequests();
+        const uint64_t n = counts[1 + j];
         lowerTotal += n;
         lowerMax = std::max(lowerMax, n);
         load << v.name << ',' << topo.lowerNames[j] << ',' << n << ",0\n";
     }
     for (uint32_t c = 0; c < topo.cacheApps.size(); ++c)
     {
-        load << v.name << ',' << topo.cacheNames[c] << ',' << topo.cacheApps[c]->GetRequestsServed()
+        load << v.name << ',' << topo.cacheNames[c] << ',' << counts[1 + topo.lowerApps.size() + c]
              << ",0\n";
     }
     sum.maxLowerShare = lowerTotal ? double(lowerMax) / lowerTotal : 0;
-    hits->Write(s.outputDir + "/hitratio-" + v.name + ".csv", s.duration + 10);
+    if (AdcMpi::GetRank() == 0) // whole-run files: one writer
+    {
+        std::ofstream(s.outputDir + "/load-" + v.name + ".csv") << load.str();
+        hits->Write(s.outputDir + "/hitratio-" + v.name + ".csv", s.duration + 10);
+    }
 
     // No request is issued after the duration and each ends within its 8 s timeout, 1 s
     // before the clients stop: every request ends, none open at the stop. How many fail is
     // what the run measures (a lower appliance fails in the -failure variants).
-    const std::string mismatch =
-        log->CheckExpectation(AdcAccountingExpectation::CompletedAtLeast(0).AnyFailures());
     const std::string accounting = log->Summary();
+    // Events executed (every rank's): what ./adc bench divides by the wall-clock time.
+    std::vector<uint64_t> events{Simulator::GetEventCount(), g_hops};
+    AdcMpi::Sum(events);
+    if (AdcMpi::GetRank() == 0)
+    {
+        std::cout << "crd-compare: " << v.name << ": " << events[0] << " events";
+        if (s.countHops)
+        {
+            std::cout << ", " << events[1] << " packet-hops";
+        }
+        std::cout << " on " << AdcMpi::GetSize() << (AdcMpi::GetSize() == 1 ? " rank" : " ranks")
+                  << std::endl;
+    }
     Simulator::Destroy();
     if (!mismatch.empty())
     {
@@ -344,6 +431,15 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
 int
 main(int argc, char* argv[])
 {
+    try
+    {
+        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "configuration error: " << e.what() << std::endl;
+        return 2;
+    }
     Settings s;
     CommandLine cmd(__FILE__);
     cmd.Usage("N-tier cache redirection at ISP scale: cache methods, one vs two tiers, and a "
@@ -396,6 +492,14 @@ main(int argc, char* argv[])
     cmd.AddValue("lowerConfig",
                  "and the lower appliances' ns.conf, comma-separated",
                  s.lowerConfig);
+    cmd.AddValue("accessOffCore",
+                 "MPI partition plan: the access networks on ranks 1..N-1 only, rank 0 "
+                 "simulating the core, tiers, caches and origins (0: access network a on rank "
+                 "a % N, the data centre sharing rank 0 with some of them)",
+                 s.accessOffCore);
+    cmd.AddValue("countHops",
+                 "count the packets devices receive (packet-hops; printed with the events)",
+                 s.countHops);
     cmd.AddValue("printConfig",
                  "write the ns.conf files the first variant's configuration amounts to into "
                  "this directory, and stop",
@@ -412,6 +516,16 @@ main(int argc, char* argv[])
         {
             variants.push_back(ParseVariant(text, s));
         }
+        if (AdcMpi::IsEnabled() && variants.size() != 1)
+        {
+            // ns-3 3.37's MPI interface is set up once per process and released by
+            // Simulator::Destroy(): one simulation per distributed run.
+            throw AdcConfigError("crd-compare: --variants='" + s.variants + "' names " +
+                                 std::to_string(variants.size()) + " variants; on " +
+                                 std::to_string(AdcMpi::GetSize()) +
+                                 " MPI ranks a run simulates exactly one (./adc run "
+                                 "crd-compare --ranks N runs them one after the other)");
+        }
         if (!s.printConfig.empty())
         {
             Ptr<CrdTopologyHelper> helper;
@@ -424,7 +538,13 @@ main(int argc, char* argv[])
         for (std::size_t i = 0; i < variants.size(); ++i)
         {
             std::cerr << "crd-compare: " << variants[i].name << " ..." << std::endl;
-            rows.push_back(RunOne(s, variants[i], s.pcap && i == 0));
+            // The captured links are the data centre's, simulated by rank 0.
+            rows.push_back(RunOne(s, variants[i], s.pcap && i == 0 && AdcMpi::GetRank() == 0));
+        }
+        if (AdcMpi::GetRank() != 0)
+        {
+            AdcMpi::Disable();
+            return 0;
         }
         std::ofstream out(s.outputDir + "/summary.csv");
         out << "variant,sent,completed,failed,open_at_stop,hit_ratio,mean_ms,p95_ms,"
@@ -440,7 +560,9 @@ main(int argc, char* argv[])
     catch (const AdcConfigError& e)
     {
         std::cerr << "configuration error: " << e.what() << std::endl;
+        AdcMpi::Disable();
         return 2;
     }
+    AdcMpi::Disable();
     return 0;
 }

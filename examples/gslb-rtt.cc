@@ -23,6 +23,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-csv-writer.h"
+#include "ns3/adc-mpi.h"
 #include "ns3/adc-web-user.h"
 #include "ns3/core-module.h"
 #include "ns3/gslb-adns.h"
@@ -231,6 +232,8 @@ RunOne(const Settings& s,
     h->SetAttribute("DnsTtl", UintegerValue(s.ttl));
     h->SetAttribute("InterVisitTime", TimeValue(Seconds(s.interVisit)));
     h->SetAttribute("StopVisitsAt", TimeValue(Seconds(s.duration - 5)));
+    // Under MPI: site s and region r on rank s % ranks and r % ranks (WAN links cut).
+    h->SetAttribute("Partitions", UintegerValue(AdcMpi::GetSize()));
     if (!s.config.empty())
     {
         std::vector<std::string> files;
@@ -242,6 +245,9 @@ RunOne(const Settings& s,
         h->SetExtraConfig("set gslb vserver gslb-web -lbMethod " + method + "\n");
     }
     GslbTopology t = h->Build();
+    // Fixed streams: the same random numbers whatever is created when (MPI ranks start only
+    // their own users, whose resolvers and HTTP clients are created as they start).
+    t.AssignStreams(1000000);
     Outcome out;
     out.method = method;
     out.consistency = t.consistency;
@@ -292,6 +298,8 @@ RunOne(const Settings& s,
     {
         GslbTopologyHelper::EnablePcapAll(t, s.outputDir + "/pcap/gslb");
     }
+    // Under MPI every rank built every application; other ranks' never start.
+    AdcMpi::SilenceRemoteApplications();
     Simulator::Stop(Seconds(s.duration));
     Simulator::Run();
     for (const Ptr<AdcWebUser>& u : t.users)
@@ -301,6 +309,26 @@ RunOne(const Settings& s,
         out.failed += u->GetFailedTotal();
         out.open += u->GetOpen();
     }
+    // The whole run's counts and times (each rank saw its own users, sites and probes).
+    std::vector<uint64_t> counts{out.visits,
+                                 out.completed,
+                                 out.failed,
+                                 out.open,
+                                 out.nearest,
+                                 out.answers,
+                                 out.mepMessages,
+                                 out.probes};
+    AdcMpi::Sum(counts);
+    out.visits = counts[0];
+    out.completed = counts[1];
+    out.failed = counts[2];
+    out.open = counts[3];
+    out.nearest = counts[4];
+    out.answers = counts[5];
+    out.mepMessages = counts[6];
+    out.probes = counts[7];
+    AdcMpi::Gather(out.totals);
+    AdcMpi::Gather(out.dns);
     Simulator::Destroy();
     return out;
 }
@@ -334,6 +362,15 @@ Check(const Settings& s)
 int
 main(int argc, char* argv[])
 {
+    try
+    {
+        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "gslb-rtt: " << e.what() << std::endl;
+        return 2;
+    }
     Settings s;
     CommandLine cmd(__FILE__);
     cmd.AddValue("sites", "GSLB sites (2..8)", s.sites);
@@ -362,6 +399,15 @@ main(int argc, char* argv[])
     try
     {
         Check(s);
+        if (AdcMpi::IsEnabled() && s.methods.find(',') != std::string::npos)
+        {
+            // ns-3 3.37's MPI interface is set up once per process: one simulation per run.
+            throw AdcConfigError("--methods=" + s.methods + ": on " +
+                                 std::to_string(AdcMpi::GetSize()) +
+                                 " MPI ranks a run simulates exactly one method (./adc run "
+                                 "gslb-rtt --ranks N runs them one after the other)");
+        }
+        const bool writer = AdcMpi::GetRank() == 0; // of the whole-run files
         std::filesystem::create_directories(s.outputDir);
         AdcCsvWriter answers(s.outputDir + "/answers.csv",
                              {"method", "time_s", "adns_site", "region", "answer_site", "reason"});
@@ -377,6 +423,7 @@ main(int argc, char* argv[])
                              "total_ms",
                              "site",
                              "outcome"});
+        if (writer)
         {
             AdcCsvWriter events(s.outputDir + "/events.csv", {"time_s", "event"});
             events.WriteRow({std::to_string(s.congestAt), "congestion"});
@@ -393,6 +440,11 @@ main(int argc, char* argv[])
             std::cerr << "gslb-rtt: " << method << " ..." << std::endl;
             outcomes.push_back(RunOne(s, method, answers, rtt, visits, first));
             first = false;
+        }
+        if (!writer)
+        {
+            AdcMpi::Disable();
+            return 0;
         }
         AdcCsvWriter summary(s.outputDir + "/summary.csv",
                              {"method",
@@ -448,7 +500,9 @@ main(int argc, char* argv[])
     catch (const AdcConfigError& e)
     {
         std::cerr << "gslb-rtt: " << e.what() << std::endl;
+        AdcMpi::Disable();
         return 2;
     }
+    AdcMpi::Disable();
     return 0;
 }
