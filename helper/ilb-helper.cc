@@ -211,6 +211,14 @@ IlbHelper::GetTypeId()
                           TimeValue(MilliSeconds(2)),
                           MakeTimeAccessor(&IlbHelper::m_clientDelay),
                           MakeTimeChecker())
+            .AddAttribute("Partitions",
+                          "MPI partition plan, 1..64 ranks: with more than one, client i runs "
+                          "on rank i % (Partitions - 1) + 1 and the routers, the ILB and the "
+                          "servers on rank 0; the client links (ClientDelay > 0) are the cut "
+                          "links.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&IlbHelper::m_partitions),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("CoreDataRate",
                           "Rate of the \"client-side\" and \"return-path\" links.",
                           DataRateValue(DataRate("10Gbps")),
@@ -391,6 +399,16 @@ IlbHelper::CheckCounts() const
         throw AdcConfigError(who + "NumClients " + std::to_string(m_numClients) +
                              " is out of range; allowed 1.." + std::to_string(kMaxClients));
     }
+    if (m_partitions == 0 || m_partitions > 64)
+    {
+        throw AdcConfigError(who + "Partitions " + std::to_string(m_partitions) +
+                             " is out of range; allowed 1..64 (MPI ranks)");
+    }
+    if (m_partitions > 1 && !m_clientDelay.IsStrictlyPositive())
+    {
+        throw AdcConfigError(who + "ClientDelay 0 with Partitions " + std::to_string(m_partitions) +
+                             ": the client links cross ranks and need a delay (the lookahead)");
+    }
     const auto& algs = GetAlgorithmNames();
     if (AdcText::Find(m_algorithm, algs, AdcText::INSENSITIVE) < 0)
     {
@@ -531,9 +549,11 @@ IlbHelper::Build()
 void
 IlbHelper::CreateNodesAndLinks(IlbTopology& t) const
 {
-    // Every node gets an MPI system id (0 here), so the topology stays partitionable for an
-    // MPI-enabled ns-3 build.
-    t.clients.Create(m_numClients, 0);
+    // The MPI partition plan ("Partitions"): clients off rank 0, the rest on it.
+    for (uint32_t i = 0; i < m_numClients; ++i)
+    {
+        t.clients.Create(1, m_partitions > 1 ? i % (m_partitions - 1) + 1 : 0);
+    }
     t.clientRouter = CreateObject<Node>(0);
     t.ilb = CreateObject<Node>(0);
     t.serverRouter = CreateObject<Node>(0);

@@ -165,6 +165,7 @@ class IlbHelper : public Object
 
     // Attributes
     uint32_t m_numClients;        //!< clients
+    uint32_t m_partitions{1};     //!< "Partitions": MPI ranks of the plan
     uint32_t m_numServers;        //!< servers
     IlbRule::Topology m_topology; //!< DSR, HALF_NAT or FULL_NAT
     Protocol m_protocol;          //!< TCP or UDP

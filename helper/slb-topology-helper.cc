@@ -189,6 +189,14 @@ SlbTopologyHelper::GetTypeId()
                           TimeValue(MilliSeconds(5)),
                           MakeTimeAccessor(&SlbTopologyHelper::m_accessDelay),
                           MakeTimeChecker())
+            .AddAttribute("Partitions",
+                          "MPI partition plan, 1..64 ranks: with more than one, client i runs "
+                          "on rank i % (Partitions - 1) + 1 and the edge, routers, MUXes, ToR, "
+                          "hosts, VMs (and the SLB manager's policy pushes among them) on rank "
+                          "0; the client links (AccessDelay > 0) are the cut links.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&SlbTopologyHelper::m_partitions),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("DcDelay",
                           "Delay of every data-centre link.",
                           TimeValue(MicroSeconds(50)),
@@ -249,6 +257,13 @@ SlbTopologyHelper::Validate() const
     }
     check("Hosts", m_hosts, 1, 250);
     check("VmsPerHost", m_vmsPerHost, 1, 10);
+    check("Partitions", m_partitions, 1, 64);
+    if (m_partitions > 1 && !m_accessDelay.IsStrictlyPositive())
+    {
+        throw AdcConfigError("SlbTopologyHelper AccessDelay 0 with Partitions " +
+                             std::to_string(m_partitions) +
+                             ": the client links cross ranks and need a delay (the lookahead)");
+    }
 }
 
 uint32_t
@@ -271,7 +286,11 @@ SlbTopologyHelper::Build()
     SlbTopology t;
     t.ipv6 = m_ipv6;
     t.vmsPerHost = m_vmsPerHost;
-    t.clients.Create(m_clients);
+    // The MPI partition plan ("Partitions"): clients off rank 0, the data centre on it.
+    for (uint32_t i = 0; i < m_clients; ++i)
+    {
+        t.clients.Create(1, m_partitions > 1 ? i % (m_partitions - 1) + 1 : 0);
+    }
     t.edge = CreateObject<Node>();
     t.routers.Create(m_routers);
     t.muxes.Create(m_muxes);

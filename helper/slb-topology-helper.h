@@ -94,6 +94,7 @@ class SlbTopologyHelper : public Object
     void Validate() const;
 
     uint32_t m_clients;         //!< attribute Clients
+    uint32_t m_partitions{1};   //!< attribute Partitions
     uint32_t m_routers;         //!< attribute Routers
     uint32_t m_muxes;           //!< attribute Muxes
     uint32_t m_muxesInService;  //!< attribute MuxesInService

@@ -16,9 +16,12 @@
 #include "ns3/channel.h"
 #include "ns3/crd-topology-helper.h"
 #include "ns3/gslb-topology-helper.h"
+#include "ns3/ilb-helper.h"
 #include "ns3/node-list.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/simulator.h"
+#include "ns3/slb-topology-helper.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <cstdlib>
@@ -79,6 +82,32 @@ FindCuts()
         }
     }
     return c;
+}
+
+/// Expect \p crossing channels across ranks, every one point-to-point with a delay.
+void
+ExpectCuts(uint32_t crossing)
+{
+    const Cuts c = FindCuts();
+    EXPECT_EQ(c.crossing, crossing);
+    EXPECT_EQ(c.notPointToPoint, 0u);
+    EXPECT_EQ(c.withoutDelay, 0u);
+}
+
+/// Expect \p build to throw an AdcConfigError whose text holds \p text.
+template <class Build>
+void
+ExpectConfigError(Build build, const std::string& text)
+{
+    try
+    {
+        build();
+        ADD_FAILURE() << "no error; expected one saying '" << text << "'";
+    }
+    catch (const AdcConfigError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
 }
 
 class AdcMpiTest : public ::testing::Test
@@ -189,10 +218,7 @@ TEST_F(AdcMpiTest, AccessOffCoreLeavesRankZeroToTheDataCentre)
         EXPECT_EQ(t.isp.GetAccessRouter(a)->GetSystemId(), expected[a]);
     }
     EXPECT_EQ(t.isp.GetCoreRouter()->GetSystemId(), 0u);
-    const Cuts c = FindCuts();
-    EXPECT_EQ(c.crossing, 5u); // every access uplink
-    EXPECT_EQ(c.notPointToPoint, 0u);
-    EXPECT_EQ(c.withoutDelay, 0u);
+    ExpectCuts(5u); // every access uplink
 }
 
 // REQ: CORE-01, GSLB-01: gslb-rtt's plan: site s on rank s % P, region r (router, LDNS,
@@ -238,11 +264,59 @@ TEST_F(AdcMpiTest, GslbPlanPutsSitesAndRegionsOnRanksAndCutsOnlyWanLinks)
             EXPECT_EQ(two.clients.Get(r * 2 + i)->GetSystemId(), r % 2);
         }
     }
-    const Cuts c = FindCuts();
     // Region r - site s links with r % 2 != s % 2: (0,1) (1,0) (1,2) (2,1); site-site: a-b, b-c.
-    EXPECT_EQ(c.crossing, 6u);
-    EXPECT_EQ(c.notPointToPoint, 0u);
-    EXPECT_EQ(c.withoutDelay, 0u);
+    ExpectCuts(6u);
+}
+
+// REQ: CORE-01, ILB-01: the ILB helper's plan: clients off rank 0 (client i on rank
+// i % (P - 1) + 1), routers, ILB and servers on rank 0; only the client links cross.
+TEST_F(AdcMpiTest, IlbPlanPutsClientsOffRankZeroAndCutsOnlyTheirLinks)
+{
+    Ptr<IlbHelper> h = CreateObject<IlbHelper>();
+    h->SetAttribute("Topology", StringValue("HALF_NAT"));
+    h->SetAttribute("NumClients", UintegerValue(4));
+    h->SetAttribute("Partitions", UintegerValue(3));
+    const IlbTopology t = h->Build();
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(t.clients.Get(i)->GetSystemId(), i % 2 + 1) << "client " << i;
+    }
+    EXPECT_EQ(t.ilb->GetSystemId(), 0u);
+    EXPECT_EQ(t.servers.Get(0)->GetSystemId(), 0u);
+    ExpectCuts(4u);
+}
+
+// REQ: CORE-01, SLB-01: the SLB helper's plan: clients off rank 0, the data centre (edge,
+// routers, MUXes, ToR, hosts, VMs) on rank 0; only the client links cross.
+TEST_F(AdcMpiTest, SlbPlanPutsClientsOffRankZeroAndCutsOnlyTheirLinks)
+{
+    Ptr<SlbTopologyHelper> h = CreateObject<SlbTopologyHelper>();
+    h->SetAttribute("Clients", UintegerValue(3));
+    h->SetAttribute("Muxes", UintegerValue(2));
+    h->SetAttribute("Hosts", UintegerValue(2));
+    h->SetAttribute("Partitions", UintegerValue(2));
+    const SlbTopology t = h->Build();
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(t.clients.Get(i)->GetSystemId(), 1u) << "client " << i;
+    }
+    EXPECT_EQ(t.edge->GetSystemId(), 0u);
+    EXPECT_EQ(t.muxes.Get(1)->GetSystemId(), 0u);
+    EXPECT_EQ(t.hosts.Get(1)->GetSystemId(), 0u);
+    ExpectCuts(3u);
+}
+
+// REQ: CORE-01: a cut link needs a delay (the distributed engine's lookahead).
+TEST_F(AdcMpiTest, PlansRefuseCutLinksWithoutDelay)
+{
+    Ptr<IlbHelper> ilb = CreateObject<IlbHelper>();
+    ilb->SetAttribute("Partitions", UintegerValue(2));
+    ilb->SetAttribute("ClientDelay", TimeValue(Seconds(0)));
+    ExpectConfigError([&] { ilb->Build(); }, "ClientDelay 0 with Partitions 2");
+    Ptr<SlbTopologyHelper> slb = CreateObject<SlbTopologyHelper>();
+    slb->SetAttribute("Partitions", UintegerValue(2));
+    slb->SetAttribute("AccessDelay", TimeValue(Seconds(0)));
+    ExpectConfigError([&] { slb->Build(); }, "AccessDelay 0 with Partitions 2");
 }
 
 // REQ: CORE-01
@@ -250,16 +324,7 @@ TEST_F(AdcMpiTest, GslbPartitionsOutOfRangeIsAnErrorNamingTheAttribute)
 {
     Ptr<GslbTopologyHelper> h = CreateObject<GslbTopologyHelper>();
     h->SetAttribute("Partitions", UintegerValue(0));
-    try
-    {
-        h->Validate();
-        FAIL() << "Partitions = 0 accepted";
-    }
-    catch (const AdcConfigError& e)
-    {
-        EXPECT_NE(std::string(e.what()).find("Partitions = 0"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("1..64"), std::string::npos) << e.what();
-    }
+    ExpectConfigError([&] { h->Validate(); }, "Partitions = 0: allowed 1..64");
 }
 
 } // namespace
