@@ -265,6 +265,7 @@ ADC_HEADERS = [
     'model/wire/adc-bgp-message.h',
     'model/wire/adc-bgp-wire-util.h',
     'model/wire/adc-dns-message.h',
+    'model/wire/adc-wire-bytes.h',
 ]
 
 ADC_TEST_SOURCES = [

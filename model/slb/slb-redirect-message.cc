@@ -5,6 +5,7 @@
 #include "slb-redirect-message.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-wire-bytes.h"
 
 #include <array>
 #include <sstream>
@@ -38,26 +39,11 @@ MessageBytes(uint8_t families)
            AddressBytes(families & kClientHostV6);
 }
 
-/// \param out bytes \param v a 16-bit value: appended big-endian
-void
-Put16(std::vector<uint8_t>& out, uint16_t v)
-{
-    out.push_back(static_cast<uint8_t>(v >> 8));
-    out.push_back(static_cast<uint8_t>(v));
-}
-
 /// \param out bytes \param a an address: its 4 or 16 bytes appended
 void
 PutAddress(std::vector<uint8_t>& out, const AdcIpAddress& a)
 {
     out.insert(out.end(), a.GetBytes().begin(), a.GetBytes().begin() + a.GetLength());
-}
-
-/// \param d bytes \param o offset \return the 16-bit big-endian value at o
-uint16_t
-Get16(const uint8_t* d, std::size_t o)
-{
-    return static_cast<uint16_t>((d[o] << 8) | d[o + 1]);
 }
 
 /// \param d bytes \param o offset (advanced) \param v6 IPv6 \return the address at o
@@ -122,14 +108,14 @@ SlbRedirectMessage::Serialize() const
     out.reserve(MessageBytes(families));
     out.push_back(kVersion);
     out.push_back(kTypeRedirect);
-    Put16(out, static_cast<uint16_t>(MessageBytes(families)));
+    AdcPutU16(out, static_cast<uint16_t>(MessageBytes(families)));
     out.push_back(families);
     out.push_back(flow.protocol);
-    Put16(out, flow.srcPort);
-    Put16(out, flow.dstPort);
-    Put16(out, dipPort);
-    Put16(out, static_cast<uint16_t>(vni >> 16));
-    Put16(out, static_cast<uint16_t>(vni));
+    AdcPutU16(out, flow.srcPort);
+    AdcPutU16(out, flow.dstPort);
+    AdcPutU16(out, dipPort);
+    AdcPutU16(out, static_cast<uint16_t>(vni >> 16));
+    AdcPutU16(out, static_cast<uint16_t>(vni));
     for (const AdcIpAddress* a : {&flow.src, &flow.dst, &dip, &dipHostPa, &clientHostPa})
     {
         PutAddress(out, *a);
@@ -165,10 +151,10 @@ SlbRedirectMessage::Parse(const uint8_t* data, std::size_t size, std::string* er
         return fail(4, "reserved family bits set");
     }
     const std::size_t expected = MessageBytes(families);
-    if (Get16(data, 2) != expected)
+    if (AdcGetU16(data + 2) != expected)
     {
         return fail(2,
-                    "length " + std::to_string(Get16(data, 2)) + ", the families give " +
+                    "length " + std::to_string(AdcGetU16(data + 2)) + ", the families give " +
                         std::to_string(expected));
     }
     if (size != expected)
@@ -186,10 +172,10 @@ SlbRedirectMessage::Parse(const uint8_t* data, std::size_t size, std::string* er
     {
         return fail(12, "VNI above 24 bits");
     }
-    m.flow.srcPort = Get16(data, 6);
-    m.flow.dstPort = Get16(data, 8);
-    m.dipPort = Get16(data, 10);
-    m.vni = (static_cast<uint32_t>(data[13]) << 16) | Get16(data, 14);
+    m.flow.srcPort = AdcGetU16(data + 6);
+    m.flow.dstPort = AdcGetU16(data + 8);
+    m.dipPort = AdcGetU16(data + 10);
+    m.vni = (static_cast<uint32_t>(data[13]) << 16) | AdcGetU16(data + 14);
     std::size_t o = kFixedBytes;
     m.flow.src = GetAddress(data, o, families & kFlowV6);
     m.flow.dst = GetAddress(data, o, families & kFlowV6);

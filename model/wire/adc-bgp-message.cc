@@ -55,7 +55,7 @@ AdcBgpCapability::Multiprotocol(uint16_t afi, uint8_t safi)
 {
     AdcBgpCapability c;
     c.code = kMultiprotocol;
-    PutU16(c.value, afi);
+    AdcPutU16(c.value, afi);
     c.value.push_back(0);
     c.value.push_back(safi);
     return c;
@@ -66,7 +66,7 @@ AdcBgpCapability::FourOctetAs(uint32_t as)
 {
     AdcBgpCapability c;
     c.code = kFourOctetAs;
-    PutU32(c.value, as);
+    AdcPutU32(c.value, as);
     return c;
 }
 
@@ -435,7 +435,7 @@ AdcBgpMessage::Serialize(bool fourOctetAs) const
             "at most 4096 bytes (RFC 4271 section 4.1): split the routes over several UPDATEs");
     }
     std::vector<uint8_t> out(kMarkerBytes, 0xff);
-    PutU16(out, static_cast<uint16_t>(total));
+    AdcPutU16(out, static_cast<uint16_t>(total));
     out.push_back(type);
     out.insert(out.end(), body.begin(), body.end());
     return out;

@@ -77,8 +77,8 @@ SerializeOpen(const AdcBgpOpen& o)
     }
     std::vector<uint8_t> out;
     out.push_back(o.version);
-    PutU16(out, o.myAs);
-    PutU16(out, o.holdTime);
+    AdcPutU16(out, o.myAs);
+    AdcPutU16(out, o.holdTime);
     uint8_t id[4];
     o.bgpIdentifier.Serialize(id);
     out.insert(out.end(), id, id + 4);
@@ -124,7 +124,7 @@ SerializeUpdate(const AdcBgpUpdate& u, bool fourOctetAs)
             {
                 if (fourOctetAs)
                 {
-                    PutU32(v, as);
+                    AdcPutU32(v, as);
                 }
                 else if (as > 0xffff)
                 {
@@ -134,7 +134,7 @@ SerializeUpdate(const AdcBgpUpdate& u, bool fourOctetAs)
                 }
                 else
                 {
-                    PutU16(v, static_cast<uint16_t>(as));
+                    AdcPutU16(v, static_cast<uint16_t>(as));
                 }
             }
         }
@@ -155,13 +155,13 @@ SerializeUpdate(const AdcBgpUpdate& u, bool fourOctetAs)
     if (u.med)
     {
         std::vector<uint8_t> v;
-        PutU32(v, *u.med);
+        AdcPutU32(v, *u.med);
         PutAttribute(attrs, kFlagOptional, AdcBgpUpdate::MULTI_EXIT_DISC, v);
     }
     if (u.localPref)
     {
         std::vector<uint8_t> v;
-        PutU32(v, *u.localPref);
+        AdcPutU32(v, *u.localPref);
         PutAttribute(attrs, kFlagTransitive, AdcBgpUpdate::LOCAL_PREF, v);
     }
     if (u.atomicAggregate)
@@ -171,7 +171,7 @@ SerializeUpdate(const AdcBgpUpdate& u, bool fourOctetAs)
     if (u.mpReach)
     {
         std::vector<uint8_t> v;
-        PutU16(v, kAfiIpv6);
+        AdcPutU16(v, kAfiIpv6);
         v.push_back(kSafiUnicast);
         v.push_back(u.mpReach->linkLocal ? 32 : 16);
         const auto g = V6Bytes(u.mpReach->nextHop);
@@ -191,7 +191,7 @@ SerializeUpdate(const AdcBgpUpdate& u, bool fourOctetAs)
     if (u.mpUnreach)
     {
         std::vector<uint8_t> v;
-        PutU16(v, kAfiIpv6);
+        AdcPutU16(v, kAfiIpv6);
         v.push_back(kSafiUnicast);
         for (const auto& p : *u.mpUnreach)
         {
@@ -244,9 +244,9 @@ SerializeUpdate(const AdcBgpUpdate& u, bool fourOctetAs)
     {
         Bad("UPDATE", "of " + std::to_string(withdrawn.size() + attrs.size()) + " bytes", "4096");
     }
-    PutU16(out, static_cast<uint16_t>(withdrawn.size()));
+    AdcPutU16(out, static_cast<uint16_t>(withdrawn.size()));
     out.insert(out.end(), withdrawn.begin(), withdrawn.end());
-    PutU16(out, static_cast<uint16_t>(attrs.size()));
+    AdcPutU16(out, static_cast<uint16_t>(attrs.size()));
     out.insert(out.end(), attrs.begin(), attrs.end());
     out.insert(out.end(), nlri.begin(), nlri.end());
     return out;

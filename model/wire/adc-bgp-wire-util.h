@@ -10,6 +10,7 @@
 #define ADC_BGP_WIRE_UTIL_H
 
 #include "adc-bgp-message.h"
+#include "adc-wire-bytes.h"
 
 #include "ns3/adc-config-error.h"
 
@@ -140,24 +141,6 @@ class Reader
     uint8_t m_code;        //!< error code for a short region
     uint8_t m_subcode;     //!< its subcode
 };
-
-/// \param out bytes \param v a big-endian uint16
-inline void
-PutU16(std::vector<uint8_t>& out, uint16_t v)
-{
-    out.push_back(static_cast<uint8_t>(v >> 8));
-    out.push_back(static_cast<uint8_t>(v));
-}
-
-/// \param out bytes \param v a big-endian uint32
-inline void
-PutU32(std::vector<uint8_t>& out, uint32_t v)
-{
-    out.push_back(static_cast<uint8_t>(v >> 24));
-    out.push_back(static_cast<uint8_t>(v >> 16));
-    out.push_back(static_cast<uint8_t>(v >> 8));
-    out.push_back(static_cast<uint8_t>(v));
-}
 
 /// \brief Throw the AdcConfigError of a value that must not be sent.
 /// \param field the field \param value its value \param allowed what is allowed
@@ -349,7 +332,7 @@ PutAttribute(std::vector<uint8_t>& out,
     out.push_back(type);
     if (extended)
     {
-        PutU16(out, static_cast<uint16_t>(value.size()));
+        AdcPutU16(out, static_cast<uint16_t>(value.size()));
     }
     else
     {

@@ -6,10 +6,13 @@
 
 #include "adc-dns-message.h"
 
+#include "adc-wire-bytes.h"
+
 #include "ns3/adc-config-error.h"
 
 #include <algorithm>
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdio>
 #include <string_view>
 
@@ -38,22 +41,6 @@ WireLength(const std::vector<std::string>& labels)
     return n;
 }
 
-/// \param out bytes \param v a big-endian uint16 to append
-void
-PutU16(std::vector<uint8_t>& out, uint16_t v)
-{
-    out.push_back(static_cast<uint8_t>(v >> 8));
-    out.push_back(static_cast<uint8_t>(v));
-}
-
-/// \param out bytes \param v a big-endian uint32 to append
-void
-PutU32(std::vector<uint8_t>& out, uint32_t v)
-{
-    PutU16(out, static_cast<uint16_t>(v >> 16));
-    PutU16(out, static_cast<uint16_t>(v));
-}
-
 /**
  * \brief Whether a name's text form is plain: labels of printable ASCII other than '\\'
  * (0x21..0x7e), none empty, within the limits (63 bytes a label, 255 on the wire), an optional
@@ -70,22 +57,33 @@ IsPlain(const std::string& name)
     {
         return false;
     }
+    // Per byte: 1 for a plain label byte, 2 for the dot, 0 for anything else.
+    static const std::array<uint8_t, 256> kind = [] {
+        std::array<uint8_t, 256> k{};
+        for (int c = 0x21; c <= 0x7e; ++c)
+        {
+            k[c] = c == '.' ? 2 : (c == '\\' ? 0 : 1);
+        }
+        return k;
+    }();
     std::size_t label = 0;
     for (std::size_t i = 0; i < n; ++i)
     {
-        const auto c = static_cast<unsigned char>(name[i]);
-        if (c == '.')
+        const uint8_t k = kind[static_cast<unsigned char>(name[i])];
+        if (k == 1)
         {
-            if (label == 0)
+            if (++label > AdcDnsName::kMaxLabel)
             {
                 return false;
             }
-            label = 0;
-            continue;
         }
-        if (c < 0x21 || c > 0x7e || c == '\\' || ++label > AdcDnsName::kMaxLabel)
+        else if (k == 2 && label > 0)
         {
-            return false;
+            label = 0;
+        }
+        else
+        {
+            return false; // not plain, or an empty label
         }
     }
     // Wire length: one length byte per label plus the root byte = the text's length (dots
@@ -97,61 +95,75 @@ IsPlain(const std::string& name)
 class Writer
 {
   public:
-    Writer()
-    {
-        m_names.reserve(8); // a message has few names
-    }
-
     /// \param name a name's text form (validated) to append, compressed
     void Name(const std::string& name)
     {
+        // The same name as the last one (an answer's owner is the question's name): a
+        // pointer to it, found without taking the name apart again.
+        if (m_last && *m_last == name && m_lastOffset < 0x4000)
+        {
+            AdcPutU16(m_out, static_cast<uint16_t>(0xC000 | m_lastOffset));
+            return;
+        }
+        m_last = &name;
+        m_lastOffset = m_out.size();
         // The name's labels in wire form (length-prefixed): each suffix's bytes are its key, as
         // unambiguous as its labels (a label may hold any byte, even a dot).
-        std::string wire;
+        std::array<char, AdcDnsName::kMaxWireName> wire;
+        std::size_t size = 0;
         // Where each label starts in wire: at most 127 labels fit in 255 bytes.
         std::array<uint8_t, AdcDnsName::kMaxWireName / 2 + 1> starts{};
         std::size_t labels = 0;
+        auto label = [&](const char* text, std::size_t length) {
+            starts[labels++] = static_cast<uint8_t>(size);
+            wire[size++] = static_cast<char>(length);
+            std::copy_n(text, length, wire.data() + size);
+            size += length;
+        };
         if (IsPlain(name))
         {
             const std::size_t n = name.back() == '.' ? name.size() - 1 : name.size();
-            wire.reserve(n + 1);
             std::size_t from = 0;
             while (from < n)
             {
                 const std::size_t dot = std::min(name.find('.', from), n);
-                starts[labels++] = static_cast<uint8_t>(wire.size());
-                wire.push_back(static_cast<char>(dot - from));
-                wire.append(name, from, dot - from);
+                label(name.data() + from, dot - from);
                 from = dot + 1;
             }
         }
         else
         {
-            for (const std::string& label : AdcDnsName::ToLabels(name))
+            for (const std::string& l : AdcDnsName::ToLabels(name))
             {
-                starts[labels++] = static_cast<uint8_t>(wire.size());
-                wire.push_back(static_cast<char>(label.size()));
-                wire += label;
+                label(l.data(), l.size());
             }
         }
         for (std::size_t i = 0; i < labels; ++i)
         {
-            const std::string_view suffix(wire.data() + starts[i], wire.size() - starts[i]);
-            const auto it = std::find_if(m_names.begin(), m_names.end(), [&](const auto& n) {
-                return n.first == suffix;
-            });
-            if (it != m_names.end())
+            const std::string_view suffix(wire.data() + starts[i], size - starts[i]);
+            for (const Suffix& known : m_names)
             {
-                PutU16(m_out, static_cast<uint16_t>(0xC000 | it->second));
-                return;
+                if (known.length == suffix.size() &&
+                    std::string_view(m_keys.data() + known.key, known.length) == suffix)
+                {
+                    if (i == 0)
+                    {
+                        m_lastOffset = known.offset; // the whole name is there
+                    }
+                    AdcPutU16(m_out, static_cast<uint16_t>(0xC000 | known.offset));
+                    return;
+                }
             }
             // Pointers hold 14 bits of offset: later suffixes are written but not offered.
             if (m_out.size() < 0x4000)
             {
-                m_names.emplace_back(std::string(suffix), static_cast<uint16_t>(m_out.size()));
+                m_names.push_back(Suffix{static_cast<uint32_t>(m_keys.size()),
+                                         static_cast<uint16_t>(suffix.size()),
+                                         static_cast<uint16_t>(m_out.size())});
+                m_keys.insert(m_keys.end(), suffix.begin(), suffix.end());
             }
-            const std::size_t end = i + 1 < labels ? starts[i + 1] : wire.size();
-            m_out.insert(m_out.end(), wire.begin() + starts[i], wire.begin() + end);
+            const std::size_t end = i + 1 < labels ? starts[i + 1] : size;
+            m_out.insert(m_out.end(), wire.data() + starts[i], wire.data() + end);
         }
         m_out.push_back(0);
     }
@@ -166,11 +178,25 @@ class Writer
                                  " bytes exceeds the RDLENGTH limit of 65535");
         }
         Name(rr.name);
-        PutU16(m_out, rr.type);
-        PutU16(m_out, rr.rrclass);
-        PutU32(m_out, rr.ttl);
-        PutU16(m_out, static_cast<uint16_t>(rr.rdata.size()));
+        Fields({rr.type,
+                rr.rrclass,
+                static_cast<uint16_t>(rr.ttl >> 16),
+                static_cast<uint16_t>(rr.ttl),
+                static_cast<uint16_t>(rr.rdata.size())});
         m_out.insert(m_out.end(), rr.rdata.begin(), rr.rdata.end());
+    }
+
+    /// \param fields 16-bit fields appended big-endian, in one go
+    template <std::size_t N>
+    void Fields(const uint16_t (&fields)[N])
+    {
+        std::array<uint8_t, 2 * N> b;
+        for (std::size_t i = 0; i < N; ++i)
+        {
+            b[2 * i] = static_cast<uint8_t>(fields[i] >> 8);
+            b[2 * i + 1] = static_cast<uint8_t>(fields[i]);
+        }
+        m_out.insert(m_out.end(), b.begin(), b.end());
     }
 
     /// \return the bytes written
@@ -180,9 +206,22 @@ class Writer
     }
 
   private:
+    /// A suffix written: its wire form is m_keys[key, key + length), its place in the message
+    /// is offset.
+    struct Suffix
+    {
+        uint32_t key;    //!< where its bytes start in m_keys
+        uint16_t length; //!< how many bytes
+        uint16_t offset; //!< where it is in the message
+    };
+
     std::vector<uint8_t> m_out; //!< the bytes
-    /// suffixes written (wire form) and their offsets; a message has few names: a linear search
-    std::vector<std::pair<std::string, uint16_t>> m_names;
+    /// Suffixes written; a message has few names: a linear search, and for the usual message
+    /// (a question and its answers) no allocation.
+    boost::container::small_vector<Suffix, 8> m_names;
+    boost::container::small_vector<char, 128> m_keys; //!< the suffixes' wire forms
+    const std::string* m_last{nullptr}; //!< the last name written (alive while serializing)
+    std::size_t m_lastOffset{0};        //!< where its whole wire form starts
 };
 
 /// \param name a name \param what the problem (the limit broken)
@@ -535,20 +574,19 @@ AdcDnsMessage::Serialize() const
     Writer w;
     auto& out = w.Out();
     out.reserve(512); // RFC 1035's UDP size: most messages fit without a reallocation
-    PutU16(out, id);
     const auto flags = static_cast<uint16_t>(
         (qr ? 0x8000 : 0) | (opcode << 11) | (aa ? 0x0400 : 0) | (tc ? 0x0200 : 0) |
         (rd ? 0x0100 : 0) | (ra ? 0x0080 : 0) | (z << 4) | rcode);
-    PutU16(out, flags);
-    PutU16(out, static_cast<uint16_t>(questions.size()));
-    PutU16(out, static_cast<uint16_t>(answers.size()));
-    PutU16(out, static_cast<uint16_t>(authority.size()));
-    PutU16(out, static_cast<uint16_t>(additional.size()));
+    w.Fields({id,
+              flags,
+              static_cast<uint16_t>(questions.size()),
+              static_cast<uint16_t>(answers.size()),
+              static_cast<uint16_t>(authority.size()),
+              static_cast<uint16_t>(additional.size())});
     for (const auto& q : questions)
     {
         w.Name(q.name);
-        PutU16(out, q.qtype);
-        PutU16(out, q.qclass);
+        w.Fields({q.qtype, q.qclass});
     }
     for (const auto& rr : answers)
     {
@@ -641,7 +679,7 @@ AdcDnsTcpFrame(const std::vector<uint8_t>& message)
     }
     std::vector<uint8_t> out;
     out.reserve(message.size() + 2);
-    PutU16(out, static_cast<uint16_t>(message.size()));
+    AdcPutU16(out, static_cast<uint16_t>(message.size()));
     out.insert(out.end(), message.begin(), message.end());
     return out;
 }

@@ -6,6 +6,8 @@
 
 #include "adc-mep-message.h"
 
+#include "adc-wire-bytes.h"
+
 #include "ns3/adc-config-error.h"
 
 #include <sstream>
@@ -17,21 +19,6 @@ namespace
 {
 
 const char* const kOwner = "AdcMepMessage: ";
-
-/// \param p bytes \return the little-endian u16 at \p p
-uint16_t
-GetLe16(const uint8_t* p)
-{
-    return static_cast<uint16_t>(p[0] | (p[1] << 8));
-}
-
-/// \param out bytes \param v a value appended little endian
-void
-PutLe16(std::vector<uint8_t>& out, uint16_t v)
-{
-    out.push_back(static_cast<uint8_t>(v & 0xFF));
-    out.push_back(static_cast<uint8_t>(v >> 8));
-}
 
 /// \param out bytes \param a an address appended in network order
 void
@@ -217,13 +204,13 @@ AdcMepMessage::Serialize() const
     out.reserve(length);
     out.push_back(major);
     out.push_back(minor);
-    PutLe16(out, type);
-    PutLe16(out, static_cast<uint16_t>(length));
-    PutLe16(out, status);
+    AdcPutLe16(out, type);
+    AdcPutLe16(out, static_cast<uint16_t>(length));
+    AdcPutLe16(out, status);
     for (const auto& r : networkMetrics)
     {
         PutIpv4(out, r.ldns);
-        PutLe16(out, r.rttMs);
+        AdcPutLe16(out, r.rttMs);
         out.push_back(r.hops);
         out.push_back(0);
     }
@@ -236,12 +223,12 @@ AdcMepMessage::Serialize() const
                << unsigned(minor) << ": allowed only 0 up to version 2.2 (pad bytes)";
             throw AdcConfigError(os.str());
         }
-        PutLe16(out, r.command);
-        PutLe16(out, r.state);
+        AdcPutLe16(out, r.command);
+        AdcPutLe16(out, r.state);
         PutIpv4(out, r.ip);
         out.push_back(static_cast<uint8_t>(r.port >> 8)); // big endian, as the dissector reads
         out.push_back(static_cast<uint8_t>(r.port & 0xFF));
-        PutLe16(out, r.serviceType);
+        AdcPutLe16(out, r.serviceType);
         out.push_back(r.effectiveState);
         out.push_back(r.mepFlags);
         out.push_back(0);
@@ -270,9 +257,9 @@ AdcMepMessage::Parse(const uint8_t* data, std::size_t size, std::string* error)
     AdcMepMessage m;
     m.major = data[0];
     m.minor = data[1];
-    m.type = GetLe16(data + 2);
-    const uint16_t length = GetLe16(data + 4);
-    m.status = GetLe16(data + 6);
+    m.type = AdcGetLe16(data + 2);
+    const uint16_t length = AdcGetLe16(data + 4);
+    m.status = AdcGetLe16(data + 6);
     if (!IsKnownVersion(m.major, m.minor))
     {
         os << "version " << unsigned(m.major) << "." << unsigned(m.minor)
@@ -320,7 +307,7 @@ AdcMepMessage::Parse(const uint8_t* data, std::size_t size, std::string* error)
             }
             AdcMepNetworkMetric r;
             r.ldns = Ipv4Address::Deserialize(data + at);
-            r.rttMs = GetLe16(data + at + 4);
+            r.rttMs = AdcGetLe16(data + at + 4);
             r.hops = data[at + 6];
             m.networkMetrics.push_back(r);
         }
@@ -344,11 +331,11 @@ AdcMepMessage::Parse(const uint8_t* data, std::size_t size, std::string* error)
                 }
             }
             AdcMepSiteMetric r;
-            r.command = GetLe16(data + at);
-            r.state = GetLe16(data + at + 2);
+            r.command = AdcGetLe16(data + at);
+            r.state = AdcGetLe16(data + at + 2);
             r.ip = Ipv4Address::Deserialize(data + at + 4);
             r.port = static_cast<uint16_t>((data[at + 8] << 8) | data[at + 9]);
-            r.serviceType = GetLe16(data + at + 10);
+            r.serviceType = AdcGetLe16(data + at + 10);
             r.effectiveState = data[at + 12];
             r.mepFlags = data[at + 13];
             m.siteMetrics.push_back(r);
@@ -401,7 +388,7 @@ AdcMepFramer::Feed(const uint8_t* data, std::size_t size)
     };
     while (m_buffer.size() - at >= 6) // the dissector's fixed part: enough for the length
     {
-        const uint16_t length = GetLe16(m_buffer.data() + at + 4);
+        const uint16_t length = AdcGetLe16(m_buffer.data() + at + 4);
         const std::string lengthError = LengthError(length);
         if (!lengthError.empty())
         {

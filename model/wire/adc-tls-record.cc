@@ -6,6 +6,8 @@
 
 #include "adc-tls-record.h"
 
+#include "adc-wire-bytes.h"
+
 #include "ns3/adc-config-error.h"
 
 #include <algorithm>
@@ -49,16 +51,13 @@ class Writer
     /// \param v a big-endian uint16
     void U16(uint16_t v)
     {
-        m_out.push_back(static_cast<uint8_t>(v >> 8));
-        m_out.push_back(static_cast<uint8_t>(v));
+        AdcPutU16(m_out, v);
     }
 
     /// \param v a big-endian uint24
     void U24(uint32_t v)
     {
-        m_out.push_back(static_cast<uint8_t>(v >> 16));
-        m_out.push_back(static_cast<uint8_t>(v >> 8));
-        m_out.push_back(static_cast<uint8_t>(v));
+        AdcPutU24(m_out, v);
     }
 
     /// \param b bytes
