@@ -40,6 +40,37 @@ DevicesFrom(const NetDeviceContainer& c, uint32_t from)
     return out;
 }
 
+/**
+ * \brief What Ipv4AddressHelper::Assign does for hosts numbered from .2 of \p net (the router
+ * holds .1), without the default root queue disc it installs on each device: an interface,
+ * the address (registered with Ipv4AddressGenerator, so a later helper sees it taken), metric
+ * 1, up.
+ * \param devs the hosts' devices \param net the network \param mask its mask
+ * \return the interfaces
+ */
+Ipv4InterfaceContainer
+AssignWithoutQueueDiscs(const NetDeviceContainer& devs, Ipv4Address net, Ipv4Mask mask)
+{
+    Ipv4InterfaceContainer out;
+    for (uint32_t k = 0; k < devs.GetN(); ++k)
+    {
+        Ptr<NetDevice> dev = devs.Get(k);
+        Ptr<Ipv4> ipv4 = dev->GetNode()->GetObject<Ipv4>();
+        int32_t i = ipv4->GetInterfaceForDevice(dev);
+        if (i == -1)
+        {
+            i = ipv4->AddInterface(dev);
+        }
+        const Ipv4Address address(net.Get() + 2 + k);
+        Ipv4AddressGenerator::AddAllocated(address);
+        ipv4->AddAddress(i, Ipv4InterfaceAddress(address, mask));
+        ipv4->SetMetric(i, 1);
+        ipv4->SetUp(i);
+        out.Add(ipv4, i);
+    }
+    return out;
+}
+
 /// \param hosts host interfaces \param gateway next hop: default route on every host
 void
 SetDefaultRoutes(const Ipv4InterfaceContainer& hosts, Ipv4Address gateway)
@@ -207,7 +238,8 @@ AdcIspTopologyHelper::LanAddresses
 AdcIspTopologyHelper::AddressLan(const NetDeviceContainer& devs,
                                  Ipv4Address net,
                                  Ipv4Mask mask,
-                                 uint16_t subnet6)
+                                 uint16_t subnet6,
+                                 bool hostQueueDiscs)
 {
     // Router first, so it always holds the LAN's first address; hosts route via it.
     LanAddresses out;
@@ -215,7 +247,7 @@ AdcIspTopologyHelper::AddressLan(const NetDeviceContainer& devs,
     const NetDeviceContainer hostDevs = DevicesFrom(devs, 1);
     Ipv4AddressHelper v4(net, mask);
     out.router = v4.Assign(routerDev);
-    out.hosts = v4.Assign(hostDevs);
+    out.hosts = hostQueueDiscs ? v4.Assign(hostDevs) : AssignWithoutQueueDiscs(hostDevs, net, mask);
     SetDefaultRoutes(out.hosts, out.router.GetAddress(0));
     if (m_installIpv6)
     {
@@ -258,7 +290,8 @@ AdcIspTopologyHelper::AddressAccessNetwork(uint32_t a)
         AddressLink(m_topo.accessUplinkDevices[a], LinkNetwork(a), LINK_MASK, a, &up6);
     const Ipv4Address prefix = m_topo.accessPrefixes[a];
     const auto subnet6 = static_cast<uint16_t>(a);
-    const LanAddresses lan = AddressLan(m_topo.accessLanDevices[a], prefix, ACCESS_MASK, subnet6);
+    const LanAddresses lan =
+        AddressLan(m_topo.accessLanDevices[a], prefix, ACCESS_MASK, subnet6, m_clientQueueDisc);
     m_topo.clientInterfaces.Add(lan.hosts);
     m_topo.clientInterfaces6.Add(lan.hosts6);
     RouteLanViaLink(up, up6, prefix, ACCESS_MASK, subnet6);

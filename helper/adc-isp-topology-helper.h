@@ -221,12 +221,15 @@ class AdcIspTopologyHelper : public Object
      * \param net IPv4 network
      * \param mask IPv4 mask
      * \param subnet6 IPv6 subnet id
+     * \param hostQueueDiscs give the hosts' devices ns-3's default root queue disc (as
+     *        Ipv4AddressHelper does) or none
      * \return the interfaces
      */
     LanAddresses AddressLan(const NetDeviceContainer& devs,
                             Ipv4Address net,
                             Ipv4Mask mask,
-                            uint16_t subnet6);
+                            uint16_t subnet6,
+                            bool hostQueueDiscs = true);
     /**
      * \brief Route a LAN behind a link {core, router}: one aggregated route on the core, a
      * default route to the core on the router.
@@ -243,24 +246,25 @@ class AdcIspTopologyHelper : public Object
                          uint16_t subnet6);
 
     // Attributes
-    uint32_t m_numAccessNetworks; //!< number of access networks
-    uint32_t m_clientsPerNet;     //!< clients per access network
-    uint32_t m_numServers;        //!< servers on the DC LAN (0: no DC side)
-    uint32_t m_numPartitions;     //!< MPI partitions for system ids
-    bool m_accessOffCore{false};  //!< "AccessOffCore"
-    DataRate m_accessLanRate;     //!< access LAN data rate
-    Time m_accessLanDelay;        //!< access LAN delay
-    DataRate m_uplinkRate;        //!< access uplink data rate
-    Time m_uplinkDelay;           //!< access uplink delay
-    DataRate m_coreDcRate;        //!< core <-> DC data rate
-    Time m_coreDcDelay;           //!< core <-> DC delay
-    DataRate m_serverLanRate;     //!< server LAN data rate
-    Time m_serverLanDelay;        //!< server LAN delay
-    Ipv4Address m_clientBase;     //!< first access network's /16
-    std::string m_serverBase;     //!< server prefix "a.b.c.d/len"
-    std::string m_linkBase;       //!< point-to-point link pool "a.b.c.d/len"
-    bool m_installIpv6;           //!< also install and address IPv6
-    Ipv6Address m_ipv6Base;       //!< IPv6 /48
+    uint32_t m_numAccessNetworks;  //!< number of access networks
+    uint32_t m_clientsPerNet;      //!< clients per access network
+    uint32_t m_numServers;         //!< servers on the DC LAN (0: no DC side)
+    uint32_t m_numPartitions;      //!< MPI partitions for system ids
+    bool m_accessOffCore{false};   //!< "AccessOffCore"
+    bool m_clientQueueDisc{false}; //!< "ClientQueueDisc"
+    DataRate m_accessLanRate;      //!< access LAN data rate
+    Time m_accessLanDelay;         //!< access LAN delay
+    DataRate m_uplinkRate;         //!< access uplink data rate
+    Time m_uplinkDelay;            //!< access uplink delay
+    DataRate m_coreDcRate;         //!< core <-> DC data rate
+    Time m_coreDcDelay;            //!< core <-> DC delay
+    DataRate m_serverLanRate;      //!< server LAN data rate
+    Time m_serverLanDelay;         //!< server LAN delay
+    Ipv4Address m_clientBase;      //!< first access network's /16
+    std::string m_serverBase;      //!< server prefix "a.b.c.d/len"
+    std::string m_linkBase;        //!< point-to-point link pool "a.b.c.d/len"
+    bool m_installIpv6;            //!< also install and address IPv6
+    Ipv6Address m_ipv6Base;        //!< IPv6 /48
 
     // Build state
     Stage m_stage{Stage::NONE}; //!< how far the build got
