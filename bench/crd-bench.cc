@@ -54,6 +54,7 @@
 #include "ns3/adc-csv-writer.h"
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-http-client.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
@@ -217,18 +218,7 @@ struct StateSampler
 void
 FixStreams(int64_t stream)
 {
-    stream += InternetStackHelper().AssignStreams(NodeContainer::GetGlobal(), stream); // ARP
-    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
-    {
-        Ptr<Node> node = NodeList::GetNode(n);
-        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
-        {
-            if (Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(node->GetDevice(d)))
-            {
-                stream += csma->AssignStreams(stream); // backoff
-            }
-        }
-    }
+    AdcAssignNetworkStreams(stream);
 }
 
 /// Client bytes received so far.

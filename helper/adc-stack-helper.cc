@@ -5,6 +5,7 @@
 #include "adc-stack-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/csma-net-device.h"
 #include "ns3/integer.h"
 #include "ns3/ipv4-list-routing-helper.h"
 #include "ns3/ipv4-list-routing.h"
@@ -14,9 +15,29 @@
 #include "ns3/ipv6-list-routing.h"
 #include "ns3/ipv6-static-routing-helper.h"
 #include "ns3/ipv6.h"
+#include "ns3/node-list.h"
 
 namespace ns3
 {
+
+int64_t
+AdcAssignNetworkStreams(int64_t stream)
+{
+    const int64_t first = stream;
+    stream += InternetStackHelper().AssignStreams(NodeContainer::GetGlobal(), stream); // ARP
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        Ptr<Node> node = NodeList::GetNode(n);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(node->GetDevice(d)))
+            {
+                stream += csma->AssignStreams(stream); // backoff
+            }
+        }
+    }
+    return stream - first;
+}
 
 InternetStackHelper
 AdcMakeListStackHelper(bool ipv6)

@@ -36,6 +36,17 @@ InternetStackHelper AdcMakeListStackHelper(bool ipv6);
 
 /**
  * \ingroup adc
+ * \brief Fixed random streams for what every topology's network has: the ARP request jitter
+ * of every node's stack and the backoff of every CSMA device, in node order. Numbers that ns-3
+ * assigns automatically depend on what was created before (earlier runs in the process, other
+ * ranks' applications); fixed ones do not.
+ * \param stream first stream number
+ * \return the number of streams used
+ */
+int64_t AdcAssignNetworkStreams(int64_t stream);
+
+/**
+ * \ingroup adc
  * \brief Add \p protocol to \p node's Ipv4ListRouting at \p priority (above static routing, 0).
  * \param node a node whose stack came from AdcMakeListStackHelper
  * \param protocol a plain routing protocol (a datapath takes the overload below)

@@ -4,6 +4,8 @@
 
 #include "crd-topology.h"
 
+#include "adc-stack-helper.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/csma-net-device.h"
 #include "ns3/internet-stack-helper.h"
@@ -35,18 +37,7 @@ int64_t
 CrdTopology::AssignStreams(int64_t stream) const
 {
     const int64_t first = stream;
-    stream += InternetStackHelper().AssignStreams(NodeContainer::GetGlobal(), stream); // ARP
-    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
-    {
-        Ptr<Node> node = NodeList::GetNode(n);
-        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
-        {
-            if (Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(node->GetDevice(d)))
-            {
-                stream += csma->AssignStreams(stream); // backoff
-            }
-        }
-    }
+    stream += AdcAssignNetworkStreams(stream);
     for (const auto* monitors : {&upperMonitors, &lowerMonitors})
     {
         for (const auto& m : *monitors)

@@ -5,6 +5,7 @@
 #include "gslb-topology-helper.h"
 
 #include "adc-mpi.h"
+#include "adc-stack-helper.h"
 #include "gslb-helper.h"
 
 #include "ns3/adc-config-error.h"
@@ -166,18 +167,7 @@ int64_t
 GslbTopology::AssignStreams(int64_t stream) const
 {
     const int64_t first = stream;
-    stream += InternetStackHelper().AssignStreams(NodeContainer::GetGlobal(), stream); // ARP
-    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
-    {
-        Ptr<Node> node = NodeList::GetNode(n);
-        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
-        {
-            if (Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(node->GetDevice(d)))
-            {
-                stream += csma->AssignStreams(stream); // backoff
-            }
-        }
-    }
+    stream += AdcAssignNetworkStreams(stream);
     for (const Ptr<AdcLdnsServer>& l : ldns)
     {
         stream += l->AssignStreams(stream);
