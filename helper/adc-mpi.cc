@@ -185,33 +185,47 @@ AdcMpi::Sum(std::vector<uint64_t>& values)
 #endif
 }
 
-void
-AdcMpi::Gather(std::vector<double>& values)
-{
 #ifdef ADC_MPI
-    if (!g_enabled)
-    {
-        return;
-    }
-    const int size = static_cast<int>(GetSize());
-    int mine = static_cast<int>(values.size());
+namespace
+{
+
+/**
+ * \brief Every rank's \p mine on every rank, in rank order (MPI_Allgatherv).
+ * \param mine this rank's elements \param n how many \param type their MPI type
+ * \param all all ranks' elements \param offsets where each rank's begin in \p all
+ * \return how many each rank gave
+ */
+template <class T, class Out>
+std::vector<int>
+AllGather(const T* mine, int n, MPI_Datatype type, Out& all, std::vector<int>& offsets)
+{
+    const int size = static_cast<int>(AdcMpi::GetSize());
     std::vector<int> counts(size);
-    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::vector<int> offsets(size, 0);
+    MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    offsets.assign(size, 0);
     for (int r = 1; r < size; ++r)
     {
         offsets[r] = offsets[r - 1] + counts[r - 1];
     }
-    std::vector<double> all(offsets[size - 1] + counts[size - 1]);
-    MPI_Allgatherv(values.data(),
-                   mine,
-                   MPI_DOUBLE,
-                   all.data(),
-                   counts.data(),
-                   offsets.data(),
-                   MPI_DOUBLE,
-                   MPI_COMM_WORLD);
-    values.swap(all);
+    all.resize(offsets[size - 1] + counts[size - 1]);
+    MPI_Allgatherv(mine, n, type, all.data(), counts.data(), offsets.data(), type, MPI_COMM_WORLD);
+    return counts;
+}
+
+} // namespace
+#endif
+
+void
+AdcMpi::Gather(std::vector<double>& values)
+{
+#ifdef ADC_MPI
+    if (g_enabled)
+    {
+        std::vector<double> all;
+        std::vector<int> offsets;
+        AllGather(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, all, offsets);
+        values.swap(all);
+    }
 #else
     (void)values;
 #endif
@@ -223,26 +237,12 @@ AdcMpi::GatherText(const std::string& text)
 #ifdef ADC_MPI
     if (g_enabled)
     {
-        const int size = static_cast<int>(GetSize());
-        int mine = static_cast<int>(text.size());
-        std::vector<int> counts(size);
-        MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-        std::vector<int> offsets(size, 0);
-        for (int r = 1; r < size; ++r)
-        {
-            offsets[r] = offsets[r - 1] + counts[r - 1];
-        }
-        std::string all(offsets[size - 1] + counts[size - 1], '\0');
-        MPI_Allgatherv(text.data(),
-                       mine,
-                       MPI_CHAR,
-                       all.data(),
-                       counts.data(),
-                       offsets.data(),
-                       MPI_CHAR,
-                       MPI_COMM_WORLD);
+        std::string all;
+        std::vector<int> offsets;
+        const std::vector<int> counts =
+            AllGather(text.data(), static_cast<int>(text.size()), MPI_CHAR, all, offsets);
         std::vector<std::string> out;
-        for (int r = 0; r < size; ++r)
+        for (std::size_t r = 0; r < counts.size(); ++r)
         {
             out.push_back(all.substr(offsets[r], counts[r]));
         }
