@@ -218,7 +218,10 @@ AdcHookFamily<V6>::IgnoreOutput(const Address& dst)
 
 template <bool V6>
 bool
-AdcHookFamily<V6>::Ignore(const Ptr<Ip>& ip, const Header& header, Ptr<const NetDevice> idev)
+AdcHookFamily<V6>::Ignore(const Ptr<Ip>& ip,
+                          const Header& header,
+                          Ptr<const NetDevice> idev,
+                          bool listDelivers)
 {
     const Address dst = header.GetDestination();
     if constexpr (V6)
@@ -231,10 +234,22 @@ AdcHookFamily<V6>::Ignore(const Ptr<Ip>& ip, const Header& header, Ptr<const Net
         {
             return true;
         }
+        if (listDelivers)
+        {
+            // Ipv4ListRouting::RouteInput delivered the node's own (IsDestinationAddress, which
+            // scans every address of the node under the weak ES model) before asking us.
+            return false;
+        }
         const int32_t iif = ip->GetInterfaceForDevice(idev);
-        // the list delivers the node's own packets
         return iif < 0 || ip->IsDestinationAddress(dst, static_cast<uint32_t>(iif));
     }
+}
+
+template <bool V6>
+bool
+AdcHookFamily<V6>::HasListRouting(const Ptr<Ip>& ip)
+{
+    return ip && DynamicCast<ListRouting>(ip->GetRoutingProtocol()) != nullptr;
 }
 
 template <bool V6>
@@ -518,7 +533,7 @@ AdcDatapathHook<Family, Self>::RouteInput(Ptr<const Packet> p,
                                           ErrorCallback ecb)
 {
     NS_LOG_FUNCTION(this << p << header << idev);
-    if (!m_datapath || !m_ip || ucb.IsNull() || Family::Ignore(m_ip, header, idev))
+    if (!m_datapath || !m_ip || ucb.IsNull() || Family::Ignore(m_ip, header, idev, m_listDelivers))
     {
         return false;
     }
@@ -551,14 +566,18 @@ AdcDatapathHook<Family, Self>::Run(Ptr<const Packet> p,
                                    const UnicastForwardCallback& ucb,
                                    const LocalDeliverCallback& lcb)
 {
+    const int32_t iif = m_ip->GetInterfaceForDevice(idev);
+    if (iif < 0)
+    {
+        return false; // not an interface of this family
+    }
     AdcIngress in = AdcIngress::Describe(header.GetSource(),
                                          header.GetDestination(),
                                          Family::NextProtocol(header),
                                          p,
                                          Family::IsFragment(header),
                                          header.GetSerializedSize());
-    const int32_t iif = m_ip->GetInterfaceForDevice(idev);
-    in.inInterface = iif < 0 ? 0 : static_cast<uint32_t>(iif);
+    in.inInterface = static_cast<uint32_t>(iif);
     in.laterFragment = Family::IsLaterFragment(header);
     in.fragment = Family::IsFragment(header);
     Egress egress(*this, in, idev, header, ucb, lcb);
@@ -618,6 +637,9 @@ void
 AdcDatapathHook<Family, Self>::SetIp(Ptr<typename Family::Ip> ip)
 {
     m_ip = ip;
+    // The IP layer sets its routing protocol before handing it the IP object, and a list hands
+    // it on to its protocols (when they are added or when it is set).
+    m_listDelivers = Family::HasListRouting(ip);
 }
 
 template <class Family, class Self>

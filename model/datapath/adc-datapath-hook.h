@@ -89,10 +89,20 @@ struct AdcHookFamily
      * \param ip the node's IP object
      * \param header received header
      * \param idev input device
-     * \return true when the packet is not for the datapath: multicast, and for IPv4 broadcast
-     * and the node's own (the list delivers those), for IPv6 link-local
+     * \param listDelivers true when the node's routing protocol is a list routing, which
+     * delivers the node's own packets before it asks its protocols (so they never see them)
+     * \return true when the packet is not for the protocol: multicast, and for IPv4 broadcast
+     * and the node's own (checked here only without a list), for IPv6 link-local
      */
-    static bool Ignore(const Ptr<Ip>& ip, const Header& header, Ptr<const NetDevice> idev);
+    static bool Ignore(const Ptr<Ip>& ip,
+                       const Header& header,
+                       Ptr<const NetDevice> idev,
+                       bool listDelivers);
+    /**
+     * \param ip the node's IP object
+     * \return whether its routing protocol is a list routing (see Ignore)
+     */
+    static bool HasListRouting(const Ptr<Ip>& ip);
     /// \param header received header \return its IP protocol / next header
     static uint8_t NextProtocol(const Header& header);
     /**
@@ -272,6 +282,7 @@ class AdcDatapathHook : public Family::Protocol
 
     AdcDatapath* m_datapath{nullptr}; //!< decides (not owned)
     Ptr<typename Family::Ip> m_ip;    //!< the node's Ipv4 / Ipv6
+    bool m_listDelivers{false};       //!< the node's routing is a list (Family::Ignore)
 };
 
 /**

@@ -93,6 +93,9 @@ void
 AdcEcmpRoutingBase<Family, Self>::SetIp(Ptr<typename Family::Ip> ip)
 {
     m_ip = ip;
+    // The IP layer sets its routing protocol before handing it the IP object, and a list hands
+    // it on to its protocols (when they are added or when it is set).
+    m_listDelivers = Family::HasListRouting(ip);
 }
 
 template <class Family, class Self>
@@ -276,7 +279,7 @@ AdcEcmpRoutingBase<Family, Self>::RouteInput(Ptr<const Packet> p,
 {
     // Multicast, IPv4 broadcast and the node's own, IPv6 link-local (neighbour discovery):
     // the list and the protocols below handle them.
-    if (!m_ip || ucb.IsNull() || Family::Ignore(m_ip, header, idev))
+    if (!m_ip || ucb.IsNull() || Family::Ignore(m_ip, header, idev, m_listDelivers))
     {
         return false;
     }

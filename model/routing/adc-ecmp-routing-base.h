@@ -183,9 +183,10 @@ class AdcEcmpRoutingBase : public Family::Protocol
     /// \return the interface's state (true when there is no IP object yet)
     bool IsInterfaceUp(uint32_t interface) const;
 
-    Ptr<typename Family::Ip> m_ip;                   //!< the node's Ipv4 / Ipv6
-    AdcEcmpTable m_table;                            //!< the routes
-    uint64_t m_seed{0};                              //!< HashSeed attribute
+    Ptr<typename Family::Ip> m_ip; //!< the node's Ipv4 / Ipv6
+    bool m_listDelivers{false};    //!< the node's routing is a list (Family::Ignore)
+    AdcEcmpTable m_table;          //!< the routes
+    uint64_t m_seed{0};            //!< HashSeed attribute
     AdcEcmpGroup::Mode m_mode{AdcEcmpGroup::MODULO}; //!< Mode attribute
     uint32_t m_buckets{256};                         //!< ResilientBuckets attribute
     uint64_t m_routed{0};                            //!< packets routed
