@@ -278,6 +278,8 @@ class AdcDatapathTest : public ::testing::TestWithParam<bool>
 
         m_addr["C"] = m_v6 ? AdcIpAddress(il6.GetAddress(1, 1)) : AdcIpAddress(il4.GetAddress(1));
         m_addr["M"] = m_v6 ? AdcIpAddress(ir6.GetAddress(0, 1)) : AdcIpAddress(ir4.GetAddress(0));
+        m_addr["Mleft"] =
+            m_v6 ? AdcIpAddress(il6.GetAddress(0, 1)) : AdcIpAddress(il4.GetAddress(0));
         m_addr["A"] = m_v6 ? AdcIpAddress(ir6.GetAddress(1, 1)) : AdcIpAddress(ir4.GetAddress(1));
         m_addr["B"] = m_v6 ? AdcIpAddress(ir6.GetAddress(2, 1)) : AdcIpAddress(ir4.GetAddress(2));
         m_addr["B4"] = ir4.GetAddress(2); // for encapsulation across families
@@ -714,6 +716,39 @@ TEST_P(AdcDatapathTest, DeliverLocalHandsAForeignDestinationToTheNodesOwnSocket)
     EXPECT_EQ(m_accepted[0].src, m_addr["C"]);
     EXPECT_EQ(m_accepted[0].srcPort, kClientPort);
     EXPECT_TRUE(ArrivalsAt("A", AdcFlowKey::PROTO_UDP).empty());
+}
+
+// REQ: ILB-01 (the appliance's own traffic is ordinary traffic), SLB-13
+TEST_P(AdcDatapathTest, PacketsForTheNodesOwnAddressesNeverReachTheDatapath)
+{
+    // The datapath would drop them; the IP layer (IPv6) or the list routing (IPv4) delivers
+    // them first: M's address on the interface they come in on, and its address on the far
+    // ("right") one under the weak end-system model (IPv4's default; IPv6's strong default
+    // would route it like any other destination).
+    if (m_v6)
+    {
+        m_m->GetObject<Ipv6>()->SetAttribute("StrongEndSystemModel", BooleanValue(false));
+    }
+    DecideForTestTraffic(AdcVerdict::Drop("test-drop"));
+    Listen(m_m, "M", kPort);
+    for (const char* name : {"Mleft", "M"})
+    {
+        Ptr<Socket> so = Socket::CreateSocket(m_c, UdpSocketFactory::GetTypeId());
+        so->Bind(); // an ephemeral port each
+        const Address to = Sock(m_addr[name], kPort);
+        Simulator::Schedule(Seconds(1), [so, to] { so->SendTo(Create<Packet>(kPayload), 0, to); });
+        m_sockets.push_back(so);
+    }
+    Run();
+
+    EXPECT_TRUE(m_dp->seen.empty());
+    EXPECT_TRUE(m_drops.empty());
+    ASSERT_EQ(m_accepted.size(), 2U);
+    for (const auto& a : m_accepted)
+    {
+        EXPECT_EQ(a.at, "M");
+        EXPECT_EQ(a.src, m_addr["C"]);
+    }
 }
 
 // REQ: CORE-02 (every drop traced with its reason), SLB-13
