@@ -10,6 +10,7 @@
 #include "ns3/adc-port-range.h"
 #include "ns3/boolean.h"
 #include "ns3/ilb-appliance.h"
+#include "ns3/ilb-connection-store.h"
 #include "ns3/ilb-helper.h"
 #include "ns3/ilb-nat-table.h"
 #include "ns3/inet-socket-address.h"
@@ -77,7 +78,8 @@ TEST(IlbNatTable, InsertThenLookupBothDirections)
     EXPECT_EQ(t->LookupOriginal(o.Reversed(), Seconds(2)), IlbNatTable::NONE);
     EXPECT_EQ(t->GetOriginal(i), o);
     EXPECT_EQ(t->GetTranslated(i), x);
-    EXPECT_EQ(t->Get(i).server, 2u);
+    EXPECT_EQ(t->GetServer(i), 2u);
+    EXPECT_EQ(t->GetProtocol(i), 6);
     EXPECT_EQ(t->CountServer(2), 1u);
     EXPECT_EQ(t->GetSize(), 1u);
     // Inserting the same original again returns the existing record.
@@ -206,24 +208,31 @@ TEST(IlbNatTable, SameOperationsGiveTheSameRecordsAndExpiryOrder)
     EXPECT_EQ(o1.size(), 300u);
 }
 
-TEST(IlbNatTable, HundredThousandFullNatEntriesTakeAtMost96BytesEach)
+TEST(IlbNatTable, FullNatEntriesTakeAtMost64BytesEachAtEverySize)
 {
-    // REQ: ILB-05
+    // REQ: ILB-05 (at most 96 bytes per entry); issue 13's target: at most 64, everything the
+    // table allocated included, from 1,000 entries up to 100,000 (after each insert).
     Ptr<IlbNatTable> t = Table();
     const uint32_t n = 100000;
+    std::size_t worst = 0;
     for (uint32_t k = 0; k < n; ++k)
     {
         ASSERT_NE(t->Insert(Client(k), FullNat(k), k % 3, Seconds(1)), IlbNatTable::NONE);
+        if (k + 1 >= 1000)
+        {
+            worst = std::max(worst, t->GetBytesPerEntry());
+        }
     }
     ASSERT_EQ(t->GetSize(), n);
+    RecordProperty("worstBytesPerEntry", static_cast<int>(worst)); // in --gtest_output=xml
+    EXPECT_LE(worst, 64u);
     const std::size_t perEntry = t->GetBytesPerEntry();
-    RecordProperty("bytesPerEntry", static_cast<int>(perEntry)); // in --gtest_output=xml
-    EXPECT_LE(perEntry, 96u);
-    // The figure comes from the real capacities: records plus two 4-byte index slots each.
+    // The figure comes from the real capacities: records plus two 4-byte index slots each,
+    // plus the endpoint lists (1 VIP, 3 servers, 4 NAT source addresses here: FullNat's).
     const std::size_t allocated = t->GetRecordCapacity() * sizeof(IlbNatTable::Record) +
                                   2u * t->GetIndexSlots() * sizeof(uint32_t);
     EXPECT_GE(t->GetAllocatedBytes(), allocated);
-    EXPECT_LE(t->GetAllocatedBytes(), allocated + 64); // + the 3 per-server counters
+    EXPECT_LE(t->GetAllocatedBytes(), allocated + 1024);
     EXPECT_EQ(perEntry, (t->GetAllocatedBytes() + n - 1) / n);
     EXPECT_GE(perEntry, sizeof(IlbNatTable::Record));
     // Removing half keeps the allocations, so the figure per live entry doubles (about).
@@ -234,6 +243,146 @@ TEST(IlbNatTable, HundredThousandFullNatEntriesTakeAtMost96BytesEach)
     EXPECT_EQ(t->GetBytesPerEntry(), (t->GetAllocatedBytes() + n / 2 - 1) / (n / 2));
     EXPECT_GT(t->GetBytesPerEntry(), perEntry);
 }
+
+TEST(IlbNatTable, HalfNatKeepsTheClientAsSourceWithoutANatAddress)
+{
+    // REQ: ILB-04 (the client's IP stays the source), ILB-06 (the response matched back)
+    Ptr<IlbNatTable> t = Table();
+    const AdcFlowKey o = Client(7, 6);
+    const AdcFlowKey x(o.src, Ipv4Address("10.1.0.2"), o.srcPort, 8080, 6);
+    const uint32_t i = t->Insert(o, x, 1, Seconds(1));
+    ASSERT_NE(i, IlbNatTable::NONE);
+    EXPECT_EQ(t->Get(i).natAddress, IlbNatTable::SAME_AS_CLIENT);
+    EXPECT_EQ(t->GetTranslated(i), x);
+    EXPECT_EQ(t->LookupReply(x.Reversed(), Seconds(2)), i);
+    // Another client through the same server: its own source comes back.
+    const AdcFlowKey o2 = Client(8, 6);
+    const AdcFlowKey x2(o2.src, x.dst, o2.srcPort, 8080, 6);
+    const uint32_t j = t->Insert(o2, x2, 1, Seconds(1));
+    EXPECT_EQ(t->GetTranslated(j), x2);
+    EXPECT_EQ(t->LookupReply(x2.Reversed(), Seconds(2)), j);
+    EXPECT_EQ(t->GetOriginal(j), o2);
+}
+
+TEST(IlbNatTable, TheSixtyFiveThousandFiveHundredThirtySixthVipIsRefusedAndChangesNothing)
+{
+    // REQ: ILB-05 (nothing lost silently: a refused insert says why)
+    // A record names its VIP by a 16-bit id: 65,535 distinct VIP/protocol pairs at most.
+    Ptr<IlbNatTable> t = Table();
+    const auto key = [](uint32_t v) {
+        return AdcFlowKey(Ipv4Address("10.0.0.1"), Ipv4Address(0xc6000000u + v), 1024, 80, 17);
+    };
+    const auto xlat = [](uint32_t v) {
+        return AdcFlowKey(Ipv4Address("10.0.0.1"), Ipv4Address("10.1.0.1"), 1024, 80 + v, 17);
+    };
+    for (uint32_t v = 0; v < 65535; ++v)
+    {
+        ASSERT_NE(t->Insert(key(v), xlat(v), 0, Seconds(1)), IlbNatTable::NONE) << v;
+    }
+    const std::size_t bytes = t->GetAllocatedBytes();
+    IlbNatTable::InsertError err = IlbNatTable::InsertError::NONE;
+    EXPECT_EQ(t->Insert(key(65535), xlat(65535), 0, Seconds(1), &err), IlbNatTable::NONE);
+    EXPECT_EQ(err, IlbNatTable::InsertError::ENDPOINTS);
+    EXPECT_EQ(t->GetOverflowCount(), 1u);
+    EXPECT_EQ(t->GetSize(), 65535u);
+    EXPECT_EQ(t->GetAllocatedBytes(), bytes);
+    // A known VIP still takes new connections; removing entries does not free ids.
+    EXPECT_NE(t->Insert(AdcFlowKey(Ipv4Address("10.0.0.2"), Ipv4Address(0xc6000000u), 1024, 80, 17),
+                        AdcFlowKey(Ipv4Address("10.0.0.2"), Ipv4Address("10.1.0.1"), 1024, 80, 17),
+                        0,
+                        Seconds(1)),
+              IlbNatTable::NONE);
+}
+
+/// Feeds IlbConnectionStore::TrackTcp one segment.
+AdcIngress
+Segment(uint8_t flags, uint32_t seq, uint32_t ack)
+{
+    AdcIngress in;
+    in.tcpFlags = flags;
+    in.tcpSeq = seq;
+    in.tcpAck = ack;
+    return in;
+}
+
+class IlbConnectionStoreTimeWait : public ::testing::TestWithParam<bool>
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+TEST_P(IlbConnectionStoreTimeWait, ALaterConnectionOnTheSameFiveTupleOutlivesTheFirstsTimeWait)
+{
+    // REQ: ILB-05, ILB-06
+    // A connection closes (both FINs acknowledged) and lingers 700 ms; the client reuses the
+    // 5-tuple at 100 ms (the appliance removes the lingering entry for a SYN), closes again at
+    // 200 ms: the first close's timer (700 ms) must leave the second connection alone, which
+    // goes at 900 ms. A FIN retransmitted while lingering must not disturb that either.
+    // Compact (IPv4 in the IlbNatTable, the close id kept in the record) and not.
+    const bool compact = GetParam();
+    Ptr<IlbConnectionStore> store = Create<IlbConnectionStore>();
+    store->SetCompactIpv4(compact);
+    store->AddRule(6, 1, Seconds(120));
+    std::vector<Time> ended;
+    store->SetEndedCallback(
+        [&ended](uint32_t, const AdcFlowKey&, const AdcFlowKey&) { ended.push_back(Now()); });
+    const AdcFlowKey o = Client(1, 6);
+    const AdcFlowKey x = FullNat(1, 6);
+    IlbConnectionStore::Flow f;
+    const Time timeWait = MilliSeconds(700);
+    const auto open = [&]() { ASSERT_EQ(store->Insert(o, x, f, Now()), ""); };
+    const auto close = [&]() {
+        IlbConnectionStore::Conn c;
+        ASSERT_TRUE(store->Find(o, false, Now(), c));
+        using D = IlbConnectionStore;
+        EXPECT_EQ(
+            D::TrackTcp(c, D::FROM_CLIENT, Segment(AdcTcpFlag::FIN | AdcTcpFlag::ACK, 100, 5)),
+            D::TcpEnd::OPEN);
+        EXPECT_EQ(
+            D::TrackTcp(c, D::FROM_SERVER, Segment(AdcTcpFlag::FIN | AdcTcpFlag::ACK, 5, 101)),
+            D::TcpEnd::OPEN);
+        const D::TcpEnd end = D::TrackTcp(c, D::FROM_CLIENT, Segment(AdcTcpFlag::ACK, 101, 6));
+        EXPECT_EQ(end, D::TcpEnd::CLOSED);
+        store->EndConnection(o, end, timeWait);
+        // Retransmitted FIN while lingering.
+        ASSERT_TRUE(store->Find(o, false, Now(), c));
+        EXPECT_EQ(
+            D::TrackTcp(c, D::FROM_CLIENT, Segment(AdcTcpFlag::FIN | AdcTcpFlag::ACK, 100, 6)),
+            D::TcpEnd::CLOSED);
+        store->EndConnection(o, D::TcpEnd::CLOSED, timeWait);
+    };
+    Simulator::Schedule(Seconds(0), open);
+    Simulator::Schedule(Seconds(0), close);
+    Simulator::Schedule(MilliSeconds(100), [&]() {
+        store->Remove(o);
+        open();
+    });
+    Simulator::Schedule(MilliSeconds(200), close);
+    std::vector<bool> presentAt;
+    for (int ms : {699, 701, 899, 901})
+    {
+        Simulator::Schedule(MilliSeconds(ms), [&]() {
+            IlbConnectionStore::Conn c;
+            presentAt.push_back(store->Find(o, false, Now(), c));
+        });
+    }
+    Simulator::Run();
+
+    EXPECT_EQ(presentAt, (std::vector<bool>{true, true, true, false}));
+    EXPECT_EQ(ended, (std::vector<Time>{MilliSeconds(100), MilliSeconds(900)}));
+    EXPECT_EQ(store->GetCount(), 0u);
+    store->Dispose();
+}
+
+INSTANTIATE_TEST_SUITE_P(Tables,
+                         IlbConnectionStoreTimeWait,
+                         ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                             return i.param ? "Compact" : "ConnectionTable";
+                         });
 
 /// Runs the appliance with Simulator::Destroy at the end.
 class IlbNatTableAppliance : public ::testing::Test

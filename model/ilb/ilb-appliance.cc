@@ -70,7 +70,7 @@ IlbAppliance::GetTypeId()
                           MakeTimeChecker(Time(0)))
             .AddAttribute("CompactIpv4Table",
                           "true: IPv4 connections live in the compact IlbNatTable (GetNatTable; "
-                          "about 75 bytes per entry, all per-connection state included, idle "
+                          "at most 64 bytes per entry, all per-connection state included, idle "
                           "times at millisecond granularity); false: in the AdcConnectionTable "
                           "with the IPv6 ones (GetConnectionTable; about 300 bytes per entry). "
                           "Set it before the first connection.",

@@ -69,14 +69,15 @@ namespace ns3
  *   segments still in flight, then goes; otherwise it goes after the rule's NAT timeout of
  *   idleness. Whenever an entry goes, its Full-NAT port is released.
  * - Tables: with "CompactIpv4Table" IPv4 connections live in a compact IlbNatTable
- *   (GetNatTable(); about 75 bytes per entry, all per-connection state included; idle times
+ *   (GetNatTable(); at most 64 bytes per entry, all per-connection state included; idle times
  *   at millisecond granularity); otherwise, and always for IPv6, in an AdcConnectionTable
  *   (GetConnectionTable()) plus a per-flow map (about 300 bytes per entry).
  *   "ConnectionEnded" fires whenever an entry of either table goes.
  *
  * Drop reasons ("Drop", declared by AdcDatapath): truncated-transport-header,
  * malformed-transport-header, fragment-unsupported, no-connection, no-server-up,
- * nat-ports-exhausted, connection-table-full, reply-key-collision, bad-checksum, no-route,
+ * nat-ports-exhausted, connection-table-full, reply-key-collision, nat-table-endpoints-full,
+ * bad-checksum, no-route,
  * server-not-on-link; ICMP to a VIP (ilb-appliance-icmp.cc, illumos ilb_icmp_v4/v6):
  * icmp-truncated, icmp-type-unsupported, icmp-no-connection. ICMP echo requests to a VIP are
  * answered by the ILB; frag-needed / packet-too-big for a NAT connection are translated (either

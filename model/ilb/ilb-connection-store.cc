@@ -98,7 +98,7 @@ IlbConnectionStore::Find(const AdcFlowKey& k, bool reply, Time now, Conn& c)
             return false;
         }
         IlbNatTable::Record& r = m_nat->GetMutable(i);
-        std::tie(c.rule, c.server) = m_serverOwner[r.server];
+        std::tie(c.rule, c.server) = m_serverOwner[m_nat->GetServer(i)];
         if (idle > m_natTimeout[c.rule])
         {
             m_nat->Remove(i);
@@ -162,8 +162,9 @@ IlbConnectionStore::Insert(const AdcFlowKey& original,
         IlbNatTable::InsertError err = IlbNatTable::InsertError::NONE;
         if (m_nat->Insert(original, translated, id, now, &err) == IlbNatTable::NONE)
         {
-            return err == IlbNatTable::InsertError::FULL ? "connection-table-full"
-                                                         : "reply-key-collision";
+            return err == IlbNatTable::InsertError::FULL        ? "connection-table-full"
+                   : err == IlbNatTable::InsertError::ENDPOINTS ? "nat-table-endpoints-full"
+                                                                : "reply-key-collision";
         }
         return "";
     }
@@ -173,9 +174,7 @@ IlbConnectionStore::Insert(const AdcFlowKey& original,
         return m_table->GetOverflowCount() != overflows ? "connection-table-full"
                                                         : "reply-key-collision";
     }
-    Flow& stored = m_flows[original];
-    stored = f;
-    stored.id = m_nextFlowId++;
+    m_flows[original] = f;
     return "";
 }
 
@@ -193,7 +192,7 @@ IlbConnectionStore::Remove(const AdcFlowKey& original)
 }
 
 bool
-IlbConnectionStore::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id)
+IlbConnectionStore::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint32_t*& closeId)
 {
     if (UsesNat(original))
     {
@@ -204,7 +203,7 @@ IlbConnectionStore::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint
         }
         IlbNatTable::Record& r = m_nat->GetMutable(i);
         tcp = &r.flags;
-        id = r.serial;
+        closeId = r.finAck; // the FINs' ACK numbers are done with once CLOSED
         return true;
     }
     auto it = m_flows.find(original);
@@ -213,7 +212,7 @@ IlbConnectionStore::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint
         return false;
     }
     tcp = &it->second.tcp;
-    id = it->second.id;
+    closeId = &it->second.closeId;
     return true;
 }
 
@@ -226,6 +225,10 @@ IlbConnectionStore::TrackTcp(const Conn& c, Direction dir, const AdcIngress& in)
     }
     const Direction other = dir == FROM_CLIENT ? FROM_SERVER : FROM_CLIENT;
     uint8_t& tcp = *c.tcp;
+    if (tcp & IlbNatTable::CLOSED)
+    {
+        return TcpEnd::CLOSED; // lingering: finAck holds the close id (EndConnection)
+    }
     if (in.tcpFlags & AdcTcpFlag::FIN)
     {
         tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT << dir);
@@ -246,8 +249,9 @@ void
 IlbConnectionStore::EndConnection(const AdcFlowKey& original, TcpEnd end, Time timeWait)
 {
     uint8_t* tcp = nullptr;
-    uint64_t id = 0;
-    if (end == TcpEnd::OPEN || !FindTcpState(original, tcp, id) || (*tcp & IlbNatTable::CLOSED))
+    uint32_t* closeId = nullptr;
+    if (end == TcpEnd::OPEN || !FindTcpState(original, tcp, closeId) ||
+        (*tcp & IlbNatTable::CLOSED))
     {
         return;
     }
@@ -257,6 +261,9 @@ IlbConnectionStore::EndConnection(const AdcFlowKey& original, TcpEnd end, Time t
         return;
     }
     *tcp |= IlbNatTable::CLOSED;
+    // The id tells this lingering connection from a later one on the same 5-tuple.
+    const uint32_t id = m_nextCloseId++;
+    *closeId = id;
     Simulator::Schedule(timeWait,
                         &IlbConnectionStore::TimeWaitOver,
                         Ptr<IlbConnectionStore>(this),
@@ -265,11 +272,11 @@ IlbConnectionStore::EndConnection(const AdcFlowKey& original, TcpEnd end, Time t
 }
 
 void
-IlbConnectionStore::TimeWaitOver(AdcFlowKey original, uint64_t id)
+IlbConnectionStore::TimeWaitOver(AdcFlowKey original, uint32_t id)
 {
     uint8_t* tcp = nullptr;
-    uint64_t now = 0;
-    if (FindTcpState(original, tcp, now) && now == id)
+    uint32_t* closeId = nullptr;
+    if (FindTcpState(original, tcp, closeId) && (*tcp & IlbNatTable::CLOSED) && *closeId == id)
     {
         Remove(original);
     }
@@ -330,14 +337,14 @@ IlbConnectionStore::GetNatTable() const
 void
 IlbConnectionStore::ForgetNat(uint32_t index, bool)
 {
-    const IlbNatTable::Record& r = m_nat->Get(index);
-    if (r.server >= m_serverOwner.size())
+    const uint32_t server = m_nat->GetServer(index);
+    if (server >= m_serverOwner.size())
     {
         return; // disposed
     }
     if (m_ended)
     {
-        m_ended(m_serverOwner[r.server].first,
+        m_ended(m_serverOwner[server].first,
                 m_nat->GetOriginal(index),
                 m_nat->GetTranslated(index));
     }

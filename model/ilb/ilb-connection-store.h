@@ -49,7 +49,7 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
         Time lastSeen;            //!< for the rule's NAT timeout
         uint8_t tcp{0};           //!< TCP end state: IlbNatTable::Flags bits (FIN_*, CLOSED)
         uint32_t finAck[2]{0, 0}; //!< per direction: the ACK number that acknowledges its FIN
-        uint64_t id{0};           //!< unique per flow (a closed 5-tuple may be reused)
+        uint32_t closeId{0};      //!< set when CLOSED (a closed 5-tuple may be reused)
     };
 
     /// A live connection, whichever table holds it.
@@ -122,7 +122,8 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
      * \param translated server-side key
      * \param f the flow's state (rule, server, NAT)
      * \param now current time
-     * \return "" or the drop reason (connection-table-full, reply-key-collision)
+     * \return "" or the drop reason (connection-table-full, reply-key-collision,
+     * nat-table-endpoints-full)
      */
     std::string Insert(const AdcFlowKey& original,
                        const AdcFlowKey& translated,
@@ -179,12 +180,15 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
     /**
      * \param original a connection's client-side key
      * \param[out] tcp its TCP end state
-     * \param[out] id its unique id (IPv4: the record's serial)
+     * \param[out] closeId where its close id is kept once CLOSED (IPv4: in the record's finAck)
      * \return false when there is no such connection
      */
-    bool FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint64_t& id);
-    /// \param original a closed connection's key \param id its flow id: remove it if still there
-    void TimeWaitOver(AdcFlowKey original, uint64_t id);
+    bool FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint32_t*& closeId);
+    /**
+     * \param original a closed connection's key
+     * \param id its close id: remove it if it is still that lingering connection
+     */
+    void TimeWaitOver(AdcFlowKey original, uint32_t id);
     /// \param entry the table entry that went away (expired or removed): report it
     void ForgetFlow(const AdcConnectionTable::Entry& entry);
     /// \param index the IPv4 record about to go (expired or removed): report it
@@ -199,7 +203,7 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
     std::vector<uint8_t> m_protocol;                                //!< rule -> protocol
     EndedCallback m_ended;                                          //!< entry gone
     uint32_t m_maxConnections{0};                                   //!< 0 = unlimited
-    uint64_t m_nextFlowId{1};                                       //!< flow ids
+    uint32_t m_nextCloseId{1};                                      //!< close ids
     bool m_compactIpv4{true};                                       //!< IPv4 in m_nat
 };
 

@@ -19,6 +19,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("IlbNatTable");
 NS_OBJECT_ENSURE_REGISTERED(IlbNatTable);
 
+static_assert(sizeof(IlbNatTable::Record) == 40, "the record's layout is documented as 40 bytes");
+
 namespace
 {
 constexpr uint32_t kInitialSlots = 16; //!< slots of each index when first used
@@ -100,16 +102,45 @@ IlbNatTable::Pack(const AdcFlowKey& k, Key& out)
     return true;
 }
 
-IlbNatTable::Key
-IlbNatTable::OriginalOf(const Record& r)
+bool
+IlbNatTable::Intern(std::map<uint64_t, uint16_t>& ids, uint64_t key, uint16_t& id)
 {
-    return Key{r.origSrc, r.origDst, r.origSport, r.origDport, r.protocol};
+    auto it = ids.find(key);
+    if (it != ids.end())
+    {
+        id = it->second;
+        return true;
+    }
+    if (ids.size() >= SAME_AS_CLIENT) // ids 0 .. 0xfffe
+    {
+        return false;
+    }
+    id = static_cast<uint16_t>(ids.size());
+    ids.emplace(key, id);
+    return true;
+}
+
+uint32_t
+IlbNatTable::NatAddressOf(const Record& r) const
+{
+    return r.natAddress == SAME_AS_CLIENT ? r.client : m_natAddresses[r.natAddress];
 }
 
 IlbNatTable::Key
-IlbNatTable::ReplyOf(const Record& r)
+IlbNatTable::OriginalOf(const Record& r) const
 {
-    return Key{r.xlatDst, r.xlatSrc, r.xlatDport, r.xlatSport, r.protocol};
+    const Vip& v = m_vips[r.vip];
+    return Key{r.client, v.address, r.clientPort, r.vipPort, v.protocol};
+}
+
+IlbNatTable::Key
+IlbNatTable::ReplyOf(const Record& r) const
+{
+    return Key{m_servers[r.server].address,
+               NatAddressOf(r),
+               r.serverPort,
+               r.natPort,
+               m_vips[r.vip].protocol};
 }
 
 bool
@@ -243,9 +274,9 @@ IlbNatTable::AllocRecord()
     }
     if (m_records.size() == m_records.capacity())
     {
-        // Grow by a quarter (not double) so unused capacity stays small.
+        // Grow by a sixteenth (not double) so unused capacity stays small.
         const std::size_t cap = m_records.capacity();
-        m_records.reserve(std::max<std::size_t>(16, cap + cap / 4));
+        m_records.reserve(std::max<std::size_t>(16, cap + cap / 16));
     }
     m_records.emplace_back();
     return static_cast<uint32_t>(m_records.size() - 1);
@@ -255,7 +286,7 @@ void
 IlbNatTable::LinkBack(uint32_t i)
 {
     Record& r = m_records[i];
-    List& l = m_lru[AdcTimeoutClass::Of(r.protocol)];
+    List& l = m_lru[AdcTimeoutClass::Of(m_vips[r.vip].protocol)];
     r.prev = l.tail;
     r.next = NONE;
     (l.tail == NONE ? l.head : m_records[l.tail].next) = i;
@@ -266,7 +297,7 @@ void
 IlbNatTable::Unlink(uint32_t i)
 {
     Record& r = m_records[i];
-    List& l = m_lru[AdcTimeoutClass::Of(r.protocol)];
+    List& l = m_lru[AdcTimeoutClass::Of(m_vips[r.vip].protocol)];
     (r.prev == NONE ? l.head : m_records[r.prev].next) = r.next;
     (r.next == NONE ? l.tail : m_records[r.next].prev) = r.prev;
     r.prev = r.next = NONE;
@@ -276,7 +307,7 @@ void
 IlbNatTable::Touch(uint32_t i, Time now)
 {
     m_records[i].lastSeen = ToTick(now);
-    if (m_lru[AdcTimeoutClass::Of(m_records[i].protocol)].tail != i)
+    if (m_lru[AdcTimeoutClass::Of(m_vips[m_records[i].vip].protocol)].tail != i)
     {
         Unlink(i);
         LinkBack(i);
@@ -295,7 +326,7 @@ IlbNatTable::Erase(uint32_t i, bool expired)
     IndexErase(m_byOriginal, FindSlot(m_byOriginal, OriginalOf(r), false), false);
     IndexErase(m_byReply, FindSlot(m_byReply, ReplyOf(r), true), true);
     Unlink(i);
-    --m_serverCount[r.server];
+    --m_serverCount[m_servers[r.server].server];
     --m_size;
     ++(expired ? m_expired : m_removed);
     r = Record();
@@ -353,6 +384,41 @@ IlbNatTable::Insert(const AdcFlowKey& original,
         err = InsertError::COLLISION;
         return NONE;
     }
+    // The endpoints: interned before anything changes, so a full list changes nothing.
+    uint16_t vip = 0;
+    uint16_t serverId = 0;
+    uint16_t natAddress = SAME_AS_CLIENT;
+    const std::size_t vips = m_vipIds.size();
+    const std::size_t servers = m_serverIds.size();
+    if (!Intern(m_vipIds, static_cast<uint64_t>(o.dst) << 8 | o.protocol, vip) ||
+        !Intern(m_serverIds, static_cast<uint64_t>(t.dst) << 32 | server, serverId) ||
+        (t.src != o.src && !Intern(m_natAddressIds, t.src, natAddress)))
+    {
+        // Undo what this insert added (ids are the lists' sizes, so the last one is new).
+        if (m_vipIds.size() > vips)
+        {
+            m_vipIds.erase(static_cast<uint64_t>(o.dst) << 8 | o.protocol);
+        }
+        if (m_serverIds.size() > servers)
+        {
+            m_serverIds.erase(static_cast<uint64_t>(t.dst) << 32 | server);
+        }
+        ++m_overflows;
+        err = InsertError::ENDPOINTS;
+        return NONE;
+    }
+    if (vip == m_vips.size())
+    {
+        m_vips.push_back(Vip{o.dst, o.protocol});
+    }
+    if (serverId == m_servers.size())
+    {
+        m_servers.push_back(Server{t.dst, server});
+    }
+    if (natAddress != SAME_AS_CLIENT && natAddress == m_natAddresses.size())
+    {
+        m_natAddresses.push_back(t.src);
+    }
     if ((static_cast<uint64_t>(m_size) + 1) * kLoadDen > m_byOriginal.size() * kLoadNum)
     {
         Grow();
@@ -360,18 +426,15 @@ IlbNatTable::Insert(const AdcFlowKey& original,
     const uint32_t i = AllocRecord();
     Record& r = m_records[i];
     r = Record();
-    r.origSrc = o.src;
-    r.origDst = o.dst;
-    r.origSport = o.sport;
-    r.origDport = o.dport;
-    r.xlatSrc = t.src;
-    r.xlatDst = t.dst;
-    r.xlatSport = t.sport;
-    r.xlatDport = t.dport;
-    r.protocol = o.protocol;
-    r.server = server;
+    r.client = o.src;
+    r.clientPort = o.sport;
+    r.vipPort = o.dport;
+    r.natPort = t.sport;
+    r.serverPort = t.dport;
+    r.vip = vip;
+    r.server = serverId;
+    r.natAddress = natAddress;
     r.lastSeen = ToTick(now);
-    r.serial = m_nextSerial++;
     r.flags = IN_USE;
     IndexInsert(m_byOriginal, o, i);
     IndexInsert(m_byReply, reply, i);
@@ -462,7 +525,7 @@ IlbNatTable::RemoveServer(uint32_t server)
         while (i != NONE)
         {
             const uint32_t next = m_records[i].next;
-            if (m_records[i].server == server)
+            if (m_servers[m_records[i].server].server == server)
             {
                 Erase(i, false);
                 ++n;
@@ -496,15 +559,27 @@ IlbNatTable::GetMutable(uint32_t index)
 AdcFlowKey
 IlbNatTable::GetOriginal(uint32_t index) const
 {
-    const Record& r = Get(index);
-    return FlowKeyOf(r.origSrc, r.origDst, r.origSport, r.origDport, r.protocol);
+    const Key k = OriginalOf(Get(index));
+    return FlowKeyOf(k.src, k.dst, k.sport, k.dport, k.protocol);
 }
 
 AdcFlowKey
 IlbNatTable::GetTranslated(uint32_t index) const
 {
-    const Record& r = Get(index);
-    return FlowKeyOf(r.xlatSrc, r.xlatDst, r.xlatSport, r.xlatDport, r.protocol);
+    const Key k = ReplyOf(Get(index)); // reversed
+    return FlowKeyOf(k.dst, k.src, k.dport, k.sport, k.protocol);
+}
+
+uint32_t
+IlbNatTable::GetServer(uint32_t index) const
+{
+    return m_servers[Get(index).server].server;
+}
+
+uint8_t
+IlbNatTable::GetProtocol(uint32_t index) const
+{
+    return m_vips[Get(index).vip].protocol;
 }
 
 uint32_t
@@ -534,9 +609,14 @@ IlbNatTable::GetIndexSlots() const
 std::size_t
 IlbNatTable::GetAllocatedBytes() const
 {
+    // A std::map node: its value and about 32 bytes of links and colour.
+    constexpr std::size_t kNode = sizeof(std::pair<const uint64_t, uint16_t>) + 32;
     return m_records.capacity() * sizeof(Record) +
-           (m_byOriginal.capacity() + m_byReply.capacity() + m_serverCount.capacity()) *
-               sizeof(uint32_t);
+           (m_byOriginal.capacity() + m_byReply.capacity() + m_serverCount.capacity() +
+            m_natAddresses.capacity()) *
+               sizeof(uint32_t) +
+           m_vips.capacity() * sizeof(Vip) + m_servers.capacity() * sizeof(Server) +
+           (m_vipIds.size() + m_serverIds.size() + m_natAddressIds.size()) * kNode;
 }
 
 std::size_t

@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc: the ILB's compact IPv4 NAT / connection table (issue target: at most 96 bytes per
- * entry, the table's own overhead included; Linux IPVS spends 128).
+ * ns3-adc: the ILB's compact IPv4 NAT / connection table (targets: at most 96 bytes per entry,
+ * ILB-05, and 64, issue 13, the table's own overhead included; Linux IPVS spends 128).
  */
 
 #ifndef ILB_NAT_TABLE_H
@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -25,19 +26,25 @@ namespace ns3
  * \ingroup adc
  * \brief Compact connection / NAT table for IPv4 flows.
  *
- * Storage is a slab: a std::vector of fixed-size records addressed by 32-bit indices; freed
- * records are chained through their LRU "next" link (an intrusive free list, so it costs no
- * memory of its own) and reused first. The slab grows by a quarter of its size at a time.
- * Each record holds the original key (the client's packet as it arrives) and the translated
- * key (as sent to the server) with addresses as uint32_t and ports as uint16_t, the server
- * index, the last-seen time, TCP end tracking (FIN/ACK flags, the ACK numbers that
- * acknowledge each FIN, a closed flag), a 32-bit serial unique per insert, and intrusive
- * 32-bit LRU links in one list per protocol class (TCP, UDP, other).
+ * Storage is a slab: a std::vector of fixed-size 40-byte records addressed by 32-bit indices;
+ * freed records are chained through their LRU "next" link (an intrusive free list, so it costs
+ * no memory of its own) and reused first. The slab grows by a sixteenth of its size at a time.
+ * A record holds what differs between connections in full: the client's address and port, the
+ * four ports of both keys, the last-seen time, TCP end tracking (FIN/ACK flags and the ACK
+ * numbers that acknowledge each FIN) and intrusive 32-bit LRU links in one list per protocol
+ * class (TCP, UDP, other). What few connections share is kept once in the table's endpoint
+ * lists and named in the record by a 16-bit id: the VIP address with the protocol, the
+ * translated destination (the server's address) with the server index, and the translated
+ * source address (Full-NAT's NAT source; Half-NAT and DSR keep the client's, which costs no id).
+ * At most 65,535 of each (InsertError::ENDPOINTS beyond).
  *
  * Two open-addressing hash indexes (linear probing, backward-shift deletion, no tombstones)
  * map the original key and the reply key (translated reversed) to record indices; they hold
  * 32-bit indices only, at a load of at most 80 % (doubled and rehashed beyond). Hashing uses
  * AdcHash with the table's seed; nothing is ever decided by iterating an unordered container.
+ * Memory per entry, everything allocated included: at most 40 * 17/16 for the slab plus
+ * 2 * 4 / 0.4 for the indexes just after they doubled, so at most about 63 bytes once the
+ * endpoint lists are small beside the table (GetBytesPerEntry).
  *
  * Time: last-seen is a 32-bit tick of milliseconds since the simulation start (wrapping after
  * 49.7 days; idle differences are computed modulo 2^32, so idle periods must stay below that).
@@ -63,33 +70,35 @@ class IlbNatTable : public Object
         IN_USE = 0x80            //!< the record is live (not on the free list)
     };
 
-    /// One connection (56 bytes).
+    /// Endpoint id of a translated source address equal to the client's (Half-NAT, DSR).
+    static constexpr uint16_t SAME_AS_CLIENT = 0xffff;
+
+    /// One connection (40 bytes).
     struct Record
     {
-        uint32_t origSrc{0};      //!< original source address (client)
-        uint32_t origDst{0};      //!< original destination address (VIP)
-        uint32_t xlatSrc{0};      //!< translated source address
-        uint32_t xlatDst{0};      //!< translated destination address (server)
-        uint16_t origSport{0};    //!< original source port
-        uint16_t origDport{0};    //!< original destination port
-        uint16_t xlatSport{0};    //!< translated source port
-        uint16_t xlatDport{0};    //!< translated destination port
-        uint32_t server{0};       //!< server (back-end) index
+        uint32_t client{0};       //!< original source address (the client)
         uint32_t lastSeen{0};     //!< last-seen tick (ms since the simulation start)
         uint32_t prev{NONE};      //!< LRU link towards the oldest
         uint32_t next{NONE};      //!< LRU link towards the newest; free-list link when free
-        uint32_t finAck[2]{0, 0}; //!< per direction (0 client, 1 server): ACK of its FIN
-        uint32_t serial{0};       //!< unique per insert (modulo 2^32)
-        uint8_t protocol{0};      //!< IP protocol number
+        uint32_t finAck[2]{0, 0}; //!< per direction (0 client, 1 server): ACK of its FIN; once
+                                  //!< CLOSED, the owner may keep an id of its own in them
+        uint16_t clientPort{0};   //!< original source port
+        uint16_t vipPort{0};      //!< original destination port
+        uint16_t natPort{0};      //!< translated source port
+        uint16_t serverPort{0};   //!< translated destination port
+        uint16_t vip{0};          //!< id: original destination address and protocol
+        uint16_t server{0};       //!< id: translated destination address and server index
+        uint16_t natAddress{0};   //!< id: translated source address, or SAME_AS_CLIENT
         uint8_t flags{0};         //!< Flags
     };
 
     /// Why Insert returned NONE.
     enum class InsertError : uint8_t
     {
-        NONE,     //!< inserted
-        FULL,     //!< MaxEntries reached
-        COLLISION //!< another entry holds the reply key
+        NONE,      //!< inserted
+        FULL,      //!< MaxEntries reached
+        COLLISION, //!< another entry holds the reply key
+        ENDPOINTS  //!< a 65,536th distinct VIP, server or NAT source address
     };
 
     /**
@@ -159,6 +168,10 @@ class IlbNatTable : public Object
     AdcFlowKey GetOriginal(uint32_t index) const;
     /// \param index a live record \return its translated key
     AdcFlowKey GetTranslated(uint32_t index) const;
+    /// \param index a live record \return its server index (as given to Insert)
+    uint32_t GetServer(uint32_t index) const;
+    /// \param index a live record \return its IP protocol
+    uint8_t GetProtocol(uint32_t index) const;
     /// \param index a record index \return true when live
     bool IsLive(uint32_t index) const;
 
@@ -172,8 +185,9 @@ class IlbNatTable : public Object
     uint32_t GetIndexSlots() const;
     /**
      * \brief Memory per live entry, from the actual allocations: the slab's capacity times
-     * sizeof(Record), the two indexes' slots times 4 bytes and the per-server counters,
-     * divided by the live entries (the free list is intrusive and costs nothing extra).
+     * sizeof(Record), the two indexes' slots times 4 bytes, the per-server counters and the
+     * endpoint lists with their maps (a map node counted as its pair plus 32 bytes), divided
+     * by the live entries (the free list is intrusive and costs nothing extra).
      * \return bytes per entry, rounded up (the total when the table is empty)
      */
     std::size_t GetBytesPerEntry() const;
@@ -195,7 +209,7 @@ class IlbNatTable : public Object
     uint64_t GetExpiredCount() const;
     /// \return entries removed (Remove, RemoveServer)
     uint64_t GetRemovedCount() const;
-    /// \return inserts refused: full
+    /// \return inserts refused: full (MaxEntries, or an endpoint list)
     uint64_t GetOverflowCount() const;
     /// \return inserts refused: reply key taken
     uint64_t GetCollisionCount() const;
@@ -225,10 +239,35 @@ class IlbNatTable : public Object
 
     /// \param k key \return true when both addresses are IPv4
     static bool Pack(const AdcFlowKey& k, Key& out);
+
+    /// A VIP endpoint: the original destination address and the protocol.
+    struct Vip
+    {
+        uint32_t address; //!< VIP
+        uint8_t protocol; //!< IP protocol
+    };
+
+    /// A server endpoint: the translated destination address and the server index.
+    struct Server
+    {
+        uint32_t address; //!< server address
+        uint32_t server;  //!< server index (Insert's)
+    };
+
+    /**
+     * \brief The id of an endpoint, added when new.
+     * \param ids the endpoint list's map
+     * \param key the endpoint, packed
+     * \param[out] id its id
+     * \return false when the list is full (65,535 ids)
+     */
+    static bool Intern(std::map<uint64_t, uint16_t>& ids, uint64_t key, uint16_t& id);
     /// \param r record \return its original key
-    static Key OriginalOf(const Record& r);
+    Key OriginalOf(const Record& r) const;
     /// \param r record \return its reply key (translated reversed)
-    static Key ReplyOf(const Record& r);
+    Key ReplyOf(const Record& r) const;
+    /// \param r record \return its translated source address
+    uint32_t NatAddressOf(const Record& r) const;
     /// \param a key \param b key \return equal
     static bool Same(const Key& a, const Key& b);
     /// \param k key \return its hash
@@ -270,7 +309,12 @@ class IlbNatTable : public Object
     std::array<List, AdcTimeoutClass::COUNT> m_lru; //!< per class, oldest first
     std::vector<uint32_t> m_serverCount;            //!< live entries per server
     uint32_t m_size{0};                             //!< live entries
-    uint32_t m_nextSerial{1};                       //!< serials
+    std::vector<Vip> m_vips;                        //!< VIP endpoints by id
+    std::vector<Server> m_servers;                  //!< server endpoints by id
+    std::vector<uint32_t> m_natAddresses;           //!< translated source addresses by id
+    std::map<uint64_t, uint16_t> m_vipIds;          //!< address << 8 | protocol -> id
+    std::map<uint64_t, uint16_t> m_serverIds;       //!< address << 32 | server -> id
+    std::map<uint64_t, uint16_t> m_natAddressIds;   //!< address -> id
     RemoveCallback m_removeCallback;                //!< owner's hook
 
     uint64_t m_created{0};    //!< counter
