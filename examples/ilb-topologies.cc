@@ -38,6 +38,7 @@
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-ilbadm-commands.h"
+#include "ns3/adc-mpi.h"
 #include "ns3/adc-request-log.h"
 #include "ns3/adc-throughput-sampler.h"
 #include "ns3/core-module.h"
@@ -210,6 +211,8 @@ MakeHelper(const Settings& s, const std::string& topology)
     h->SetAttribute("HealthCheckInterval", TimeValue(Seconds(s.hcInterval)));
     h->SetAttribute("HealthCheckTimeout", TimeValue(Seconds(s.hcTimeout)));
     h->SetAttribute("HealthCheckRetries", UintegerValue(s.hcRetries));
+    // Under MPI: the clients on ranks 1..N-1, the routers, the ILB and the servers on rank 0.
+    h->SetAttribute("Partitions", UintegerValue(AdcMpi::GetSize()));
     return h;
 }
 
@@ -452,6 +455,9 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
         sampler->WatchApplication(clients.Get(i), t.NameOf(t.clients.Get(i)));
     }
     sampler->Start(Seconds(0), end);
+    // Under MPI every rank built every application (same random streams as one process);
+    // those of other ranks' nodes never start.
+    AdcMpi::SilenceRemoteApplications();
 
     // The ILB's client-side port: requests come in on it, responses (when they cross the
     // ILB at all) go out on it.
@@ -473,6 +479,12 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
     Simulator::Stop(end + Seconds(1));
     Simulator::Run();
 
+    // No request is issued after the duration and each ends within its timeout, 1 s before
+    // the clients stop: every request ends, none open at the stop (on every rank). How many
+    // fail is what the run measures (with --failServer).
+    const std::string mismatch =
+        log->CheckExpectation(AdcAccountingExpectation::CompletedAtLeast(0).AnyFailures());
+    log->GatherRanks(); // every rank's requests (collective; nothing changes on one rank)
     sum.sent = log->GetSent();
     sum.completed = log->GetCompleted();
     sum.failed = log->GetFailed();
@@ -490,19 +502,17 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
         }
     }
     sum.distinctSeen = distinct.size();
-    WriteFiles(s, t, sum, srv);
-    if (s.show)
+    // The ILB, its ports and the servers are rank 0's: it writes the files about them.
+    if (AdcMpi::GetRank() == 0)
     {
-        WriteShow(s, topology, *ilbadm);
+        WriteFiles(s, t, sum, srv);
+        if (s.show)
+        {
+            WriteShow(s, topology, *ilbadm);
+        }
     }
     log->Close();
     sampler->Close();
-
-    // No request is issued after the duration and each ends within its timeout, 1 s before
-    // the clients stop: every request ends, none open at the stop. How many fail is what the
-    // run measures (with --failServer).
-    const std::string mismatch =
-        log->CheckExpectation(AdcAccountingExpectation::CompletedAtLeast(0).AnyFailures());
     const std::string accounting = log->Summary();
     Simulator::Destroy();
     if (!mismatch.empty())
@@ -510,7 +520,10 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
         NS_FATAL_ERROR("request accounting broken for " << topology << ": " << mismatch << " ("
                                                         << accounting << ")");
     }
-    std::cerr << "ilb-topologies: " << topology << ": " << accounting << std::endl;
+    if (AdcMpi::GetRank() == 0)
+    {
+        std::cerr << "ilb-topologies: " << topology << ": " << accounting << std::endl;
+    }
     return sum;
 }
 
@@ -562,6 +575,15 @@ WriteSummary(const Settings& s, const std::vector<Summary>& rows)
 int
 main(int argc, char* argv[])
 {
+    try
+    {
+        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "configuration error: " << e.what() << std::endl;
+        return 2;
+    }
     Settings s;
     CommandLine cmd(__FILE__);
     cmd.Usage("The same HTTP client load through the Integrated Load Balancer in DSR, Half-NAT "
@@ -638,18 +660,36 @@ main(int argc, char* argv[])
         CheckNames(s);
         std::filesystem::create_directories(s.outputDir);
         const std::vector<std::string> topologies = AdcConfigError::SplitList(s.topologies);
+        if (AdcMpi::IsEnabled() && topologies.size() != 1)
+        {
+            // ns-3 3.37's MPI interface is set up once per process and released by
+            // Simulator::Destroy(): one simulation per distributed run.
+            throw AdcConfigError("ilb-topologies: --topologies='" + s.topologies + "' names " +
+                                 std::to_string(topologies.size()) + " topologies; on " +
+                                 std::to_string(AdcMpi::GetSize()) +
+                                 " MPI ranks a run simulates exactly one (./adc run "
+                                 "ilb-topologies --ranks N runs them one after the other)");
+        }
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < topologies.size(); ++i)
         {
             std::cerr << "ilb-topologies: " << topologies[i] << " ..." << std::endl;
-            rows.push_back(RunOne(s, topologies[i], s.pcap && (i == 0 || s.pcapAll)));
+            // The captured links (client side, server LAN) are rank 0's.
+            rows.push_back(RunOne(s,
+                                  topologies[i],
+                                  s.pcap && (i == 0 || s.pcapAll) && AdcMpi::GetRank() == 0));
         }
-        WriteSummary(s, rows);
+        if (AdcMpi::GetRank() == 0)
+        {
+            WriteSummary(s, rows);
+        }
     }
     catch (const AdcConfigError& e)
     {
         std::cerr << "configuration error: " << e.what() << std::endl;
+        AdcMpi::Disable();
         return 2;
     }
+    AdcMpi::Disable();
     return 0;
 }
