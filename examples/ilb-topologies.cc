@@ -29,6 +29,12 @@
  * bed's addresses), and IlbadmHelper installs the server group, health check and rule. With
  * --show the run also writes ilbadm-show-TOPO.txt: what ilbadm's show-* subcommands and
  * export-config print about the ILB at the end of the run.
+ *
+ * Under mpirun with several ranks (a build against ./adc setup --mpi's ns-3) one topology is
+ * simulated on IlbHelper's partition plan: the clients on ranks 1..N-1, the routers, the ILB
+ * and the servers on rank 0 (the client links are cut). Each rank writes its requests and
+ * throughput (NAME.rankK.csv), rank 0 the ILB's, the servers' and the summary files;
+ * ./adc run ilb-topologies --ranks N runs the topologies one after the other and merges them.
  */
 
 #include "ns3/adc-config-error.h"
