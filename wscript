@@ -67,6 +67,7 @@ ADC_SOURCES = [
     'model/crd/crd-lower-tier-config.cc',
     'model/crd/crd-lower-tier.cc',
     'model/datapath/adc-datapath-hook.cc',
+    'model/datapath/adc-hook-family.cc',
     'model/datapath/adc-datapath.cc',
     'model/datapath/adc-ip-mask.cc',
     'model/datapath/adc-packet-rewrite.cc',
