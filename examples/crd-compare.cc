@@ -516,16 +516,10 @@ main(int argc, char* argv[])
         {
             variants.push_back(ParseVariant(text, s));
         }
-        if (AdcMpi::IsEnabled() && variants.size() != 1)
-        {
-            // ns-3 3.37's MPI interface is set up once per process and released by
-            // Simulator::Destroy(): one simulation per distributed run.
-            throw AdcConfigError("crd-compare: --variants='" + s.variants + "' names " +
-                                 std::to_string(variants.size()) + " variants; on " +
-                                 std::to_string(AdcMpi::GetSize()) +
-                                 " MPI ranks a run simulates exactly one (./adc run "
-                                 "crd-compare --ranks N runs them one after the other)");
-        }
+        AdcMpi::CheckOneSimulation("crd-compare",
+                                   "--variants='" + s.variants + "'",
+                                   variants.size(),
+                                   "variant");
         if (!s.printConfig.empty())
         {
             Ptr<CrdTopologyHelper> helper;

@@ -399,14 +399,10 @@ main(int argc, char* argv[])
     try
     {
         Check(s);
-        if (AdcMpi::IsEnabled() && s.methods.find(',') != std::string::npos)
-        {
-            // ns-3 3.37's MPI interface is set up once per process: one simulation per run.
-            throw AdcConfigError("--methods=" + s.methods + ": on " +
-                                 std::to_string(AdcMpi::GetSize()) +
-                                 " MPI ranks a run simulates exactly one method (./adc run "
-                                 "gslb-rtt --ranks N runs them one after the other)");
-        }
+        AdcMpi::CheckOneSimulation("gslb-rtt",
+                                   "--methods=" + s.methods,
+                                   AdcConfigError::SplitList(s.methods).size(),
+                                   "method");
         const bool writer = AdcMpi::GetRank() == 0; // of the whole-run files
         std::filesystem::create_directories(s.outputDir);
         AdcCsvWriter answers(s.outputDir + "/answers.csv",

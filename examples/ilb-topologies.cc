@@ -666,16 +666,10 @@ main(int argc, char* argv[])
         CheckNames(s);
         std::filesystem::create_directories(s.outputDir);
         const std::vector<std::string> topologies = AdcConfigError::SplitList(s.topologies);
-        if (AdcMpi::IsEnabled() && topologies.size() != 1)
-        {
-            // ns-3 3.37's MPI interface is set up once per process and released by
-            // Simulator::Destroy(): one simulation per distributed run.
-            throw AdcConfigError("ilb-topologies: --topologies='" + s.topologies + "' names " +
-                                 std::to_string(topologies.size()) + " topologies; on " +
-                                 std::to_string(AdcMpi::GetSize()) +
-                                 " MPI ranks a run simulates exactly one (./adc run "
-                                 "ilb-topologies --ranks N runs them one after the other)");
-        }
+        AdcMpi::CheckOneSimulation("ilb-topologies",
+                                   "--topologies='" + s.topologies + "'",
+                                   topologies.size(),
+                                   "topology");
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < topologies.size(); ++i)
         {

@@ -143,6 +143,21 @@ AdcMpi::RankFileName(const std::string& path)
     return path.substr(0, dot) + tag + path.substr(dot);
 }
 
+void
+AdcMpi::CheckOneSimulation(const std::string& program,
+                           const std::string& option,
+                           std::size_t count,
+                           const std::string& what)
+{
+    if (IsEnabled() && count != 1)
+    {
+        throw AdcConfigError(program + ": " + option + " names " + std::to_string(count) + " " +
+                             what + "s; on " + std::to_string(GetSize()) +
+                             " MPI ranks a run simulates exactly one (./adc run " + program +
+                             " --ranks N runs them one after the other)");
+    }
+}
+
 uint32_t
 AdcMpi::SilenceRemoteApplications()
 {

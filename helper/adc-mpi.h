@@ -66,6 +66,19 @@ class AdcMpi
      */
     static std::string RankFileName(const std::string& path);
     /**
+     * \brief Refuse several simulations in one distributed run: ns-3 3.37's MPI interface is
+     * set up once per process and released by Simulator::Destroy().
+     * \param program the program's name
+     * \param option its option that lists the simulations, as given ("--variants=a,b")
+     * \param count how many the option names
+     * \param what what one is ("variant")
+     * \throw AdcConfigError under MPI when \p count is not 1
+     */
+    static void CheckOneSimulation(const std::string& program,
+                                   const std::string& option,
+                                   std::size_t count,
+                                   const std::string& what);
+    /**
      * \brief Keep every application of a node on another rank from starting (start time past
      * any run, no stop event). Call after installing applications, before Simulator::Run().
      * \return how many applications were silenced
