@@ -519,7 +519,7 @@ main(int argc, char* argv[])
         AdcMpi::CheckOneSimulation("crd-compare",
                                    "--variants='" + s.variants + "'",
                                    variants.size(),
-                                   "variant");
+                                   "variants");
         if (!s.printConfig.empty())
         {
             Ptr<CrdTopologyHelper> helper;

@@ -402,7 +402,7 @@ main(int argc, char* argv[])
         AdcMpi::CheckOneSimulation("gslb-rtt",
                                    "--methods=" + s.methods,
                                    AdcConfigError::SplitList(s.methods).size(),
-                                   "method");
+                                   "methods");
         const bool writer = AdcMpi::GetRank() == 0; // of the whole-run files
         std::filesystem::create_directories(s.outputDir);
         AdcCsvWriter answers(s.outputDir + "/answers.csv",

@@ -669,7 +669,7 @@ main(int argc, char* argv[])
         AdcMpi::CheckOneSimulation("ilb-topologies",
                                    "--topologies='" + s.topologies + "'",
                                    topologies.size(),
-                                   "topology");
+                                   "topologies");
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < topologies.size(); ++i)
         {

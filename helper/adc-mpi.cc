@@ -152,7 +152,7 @@ AdcMpi::CheckOneSimulation(const std::string& program,
     if (IsEnabled() && count != 1)
     {
         throw AdcConfigError(program + ": " + option + " names " + std::to_string(count) + " " +
-                             what + "s; on " + std::to_string(GetSize()) +
+                             what + "; on " + std::to_string(GetSize()) +
                              " MPI ranks a run simulates exactly one (./adc run " + program +
                              " --ranks N runs them one after the other)");
     }

@@ -71,7 +71,7 @@ class AdcMpi
      * \param program the program's name
      * \param option its option that lists the simulations, as given ("--variants=a,b")
      * \param count how many the option names
-     * \param what what one is ("variant")
+     * \param what what they are ("variants")
      * \throw AdcConfigError under MPI when \p count is not 1
      */
     static void CheckOneSimulation(const std::string& program,
