@@ -17,7 +17,15 @@
  * A flow that changes MUX keeps its connection only when the new MUX picks the same DIP; a flow
  * whose packets reach another DIP is a broken connection.
  *
- * Output in --outputDir: load.csv, events.csv, flows.csv, summary.csv (see doc/slb.rst).
+ * Output in --outputDir: load.csv, events.csv, flows.csv, summary.csv (see doc/slb.rst), and
+ * requests-VARIANT.csv (one row per request, AdcRequestLog).
+ *
+ * Under mpirun with several ranks (a build against ./adc setup --mpi's ns-3) one variant is
+ * simulated on SlbTopologyHelper's partition plan: the clients on ranks 1..N-1, the data
+ * centre (edge, routers, MUXes, ToR, hosts) on rank 0, the clients' access links cut. Each
+ * rank writes its clients' requests (requests-VARIANT.rankK.csv); rank 0, which simulates every
+ * MUX and router, writes the other files with every rank's request counts;
+ * ./adc run slb-mux-failure --ranks N runs the variants one after the other and merges them.
  */
 
 #include "ns3/adc-bgp-speaker.h"
@@ -27,6 +35,8 @@
 #include "ns3/adc-ecmp-routing6.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
+#include "ns3/adc-mpi.h"
+#include "ns3/adc-request-log.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -269,6 +279,7 @@ RunOne(const Settings& s, const Variant& v)
     h->SetAttribute("EcmpMode", StringValue(v.ecmp));
     h->SetAttribute("MuxSelection", StringValue(v.selection));
     h->SetAttribute("MuxFlowTable", BooleanValue(v.flowTable));
+    h->SetAttribute("Partitions", UintegerValue(AdcMpi::GetSize())); // one rank: no MPI
     SlbTopology t = h->Build();
     Trace(s, t, &r);
 
@@ -296,7 +307,8 @@ RunOne(const Settings& s, const Variant& v)
     }
 
     // One application per persistent connection, started spread over one interval.
-    std::vector<Ptr<AdcHttpClient>> apps;
+    Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
+    log->SetAttribute("FileName", StringValue(s.outputDir + "/requests-" + v.name + ".csv"));
     const uint32_t total = s.clients * s.connections;
     const std::string gap =
         "ns3::ConstantRandomVariable[Constant=" + AdcCsvWriter::FormatFixed(s.interval, 6) + "]";
@@ -313,8 +325,11 @@ RunOne(const Settings& s, const Variant& v)
         t.clients.Get(i % s.clients)->AddApplication(c);
         c->SetStartTime(Seconds(s.start + s.interval * i / total));
         c->SetStopTime(Seconds(s.stop));
-        apps.push_back(c);
+        log->Watch(c);
     }
+    // Under MPI every rank built every application (same random streams as one process);
+    // those of other ranks' nodes never start.
+    AdcMpi::SilenceRemoteApplications();
 
     if (s.dipAddAt >= 0)
     {
@@ -328,10 +343,9 @@ RunOne(const Settings& s, const Variant& v)
     Simulator::Stop(Seconds(s.stop));
     Simulator::Run();
 
-    for (const auto& c : apps)
-    {
-        r.tally += c->GetTally();
-    }
+    log->GatherRanks(); // every rank's requests (collective; nothing changes on one rank)
+    r.tally = log->GetTally();
+    log->Close();
     for (const auto& m : t.mux)
     {
         for (const auto& [reason, n] : m->GetCounters().drops)
@@ -490,6 +504,15 @@ Write(const Settings& s, const std::vector<Record>& rows)
 int
 main(int argc, char* argv[])
 {
+    try
+    {
+        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
+    }
+    catch (const AdcConfigError& e)
+    {
+        std::cerr << "slb-mux-failure: " << e.what() << std::endl;
+        return 2;
+    }
     Settings s;
     CommandLine cmd(__FILE__);
     cmd.Usage("The SLB's MUX pool under thousands of persistent connections: a DIP joins, a MUX "
@@ -531,6 +554,10 @@ main(int argc, char* argv[])
     {
         Check(s);
         const std::vector<Variant> variants = Selected(s);
+        AdcMpi::CheckOneSimulation("slb-mux-failure",
+                                   "--variants=" + s.variants,
+                                   variants.size(),
+                                   "variants");
         std::filesystem::create_directories(s.outputDir);
         std::vector<Record> rows;
         for (const Variant& v : variants)
@@ -538,15 +565,15 @@ main(int argc, char* argv[])
             std::cerr << "slb-mux-failure: " << v.name << " ..." << std::endl;
             rows.push_back(RunOne(s, v));
         }
-        if (!Write(s, rows))
-        {
-            return 1;
-        }
+        // The MUXes and routers are rank 0's: it writes the files (with every rank's requests).
+        const bool balanced = AdcMpi::GetRank() != 0 || Write(s, rows);
+        AdcMpi::Disable();
+        return balanced ? 0 : 1;
     }
     catch (const AdcConfigError& e)
     {
         std::cerr << "slb-mux-failure: " << e.what() << std::endl;
+        AdcMpi::Disable();
         return 2;
     }
-    return 0;
 }

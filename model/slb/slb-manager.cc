@@ -10,6 +10,7 @@
 #include "ns3/adc-bgp-speaker.h"
 #include "ns3/adc-config-error.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -616,9 +617,35 @@ SlbManager::SyncRoutes()
     }
 }
 
+Ptr<Node>
+SlbManager::TargetNode(const std::string& target) const
+{
+    const std::size_t colon = target.find(':');
+    const std::string kind = target.substr(0, colon);
+    const std::string name = colon == std::string::npos ? "" : target.substr(colon + 1);
+    if (kind == "mux")
+    {
+        auto it = m_muxes.find(name);
+        return it == m_muxes.end() || !it->second.mux ? nullptr : it->second.mux->GetObject<Node>();
+    }
+    if (kind == "host")
+    {
+        auto it = m_hosts.find(name);
+        return it == m_hosts.end() ? nullptr : it->second->GetNode();
+    }
+    return nullptr;
+}
+
 void
 SlbManager::Push(const std::string& target, const std::string& action, std::function<void()> fn)
 {
+    // Under ns-3's distributed engine every rank runs the manager; a MUX or host simulated by
+    // another rank gets its policy there (acting here would send its packets from this rank).
+    if (Ptr<Node> node = TargetNode(target);
+        node && node->GetSystemId() != Simulator::GetSystemId())
+    {
+        return;
+    }
     Simulator::Schedule(m_policyDelay, [this, target, action, fn]() {
         ++m_pushes;
         m_pushTrace(target, action);

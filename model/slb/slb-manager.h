@@ -31,6 +31,7 @@ namespace ns3
 {
 
 class AdcBgpSpeaker;
+class Node;
 class SlbMux;
 class SlbHostAgent;
 
@@ -209,8 +210,14 @@ class SlbManager : public Object
     /// Announce / withdraw VIP addresses so that each MUX in service announces exactly the
     /// addresses of the committed VIPs.
     void SyncRoutes();
-    /// \param target a target \param action what \param fn the push, run PolicyDelay later
+    /**
+     * \param target a target ("mux:NAME", "host:NAME")
+     * \param action what
+     * \param fn the push, run PolicyDelay later (only on the rank that simulates the target)
+     */
     void Push(const std::string& target, const std::string& action, std::function<void()> fn);
+    /// \param target a target of Push \return its node, or null when unknown
+    Ptr<Node> TargetNode(const std::string& target) const;
     /// \param host reporting host \param dip a DIP \param healthy its state (after ReportDelay)
     void ApplyHealth(const std::string& host, AdcIpAddress dip, bool healthy);
     /// \param host a host that heartbeats again (after ReportDelay)
