@@ -37,6 +37,7 @@
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-mpi.h"
 #include "ns3/adc-request-log.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -307,6 +308,7 @@ RunOne(const Settings& s, const Variant& v)
     }
 
     // One application per persistent connection, started spread over one interval.
+    std::vector<Ptr<AdcHttpClient>> apps;
     Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();
     log->SetAttribute("FileName", StringValue(s.outputDir + "/requests-" + v.name + ".csv"));
     const uint32_t total = s.clients * s.connections;
@@ -326,6 +328,20 @@ RunOne(const Settings& s, const Variant& v)
         c->SetStartTime(Seconds(s.start + s.interval * i / total));
         c->SetStopTime(Seconds(s.stop));
         log->Watch(c);
+        apps.push_back(c);
+    }
+    // Fixed random streams (ARP jitter, the agents' probe jitter, the clients' draws): ns-3
+    // numbers the others as they are created, so a variant's run would depend on the variants
+    // run before it in the process and, under MPI, on what each rank starts.
+    int64_t stream = 1000;
+    stream += AdcAssignNetworkStreams(stream);
+    for (const auto& agent : t.hostAgent)
+    {
+        stream += agent->AssignStreams(stream);
+    }
+    for (const auto& c : apps)
+    {
+        stream += c->AssignStreams(stream);
     }
     // Under MPI every rank built every application (same random streams as one process);
     // those of other ranks' nodes never start.

@@ -147,6 +147,17 @@ SlbHostAgent::GetMonitor() const
     return m_monitor;
 }
 
+int64_t
+SlbHostAgent::AssignStreams(int64_t stream)
+{
+    m_stream = stream;
+    if (m_monitor)
+    {
+        m_monitor->AssignStreams(stream);
+    }
+    return 1;
+}
+
 uint64_t
 SlbHostAgent::GetRedirectsInstalled() const
 {
@@ -198,6 +209,10 @@ SlbHostAgent::EnsureMonitor()
                              "': allowed are TCP and HTTP");
     }
     m_monitor = CreateObject<AdcHealthMonitor>();
+    if (m_stream >= 0)
+    {
+        m_monitor->AssignStreams(m_stream);
+    }
     m_monitor->SetAttribute("Name", StringValue("slb-probe-" + m_name));
     m_monitor->SetAttribute("Type", StringValue(m_probeProtocol));
     m_monitor->SetAttribute("Interval", TimeValue(m_probeInterval));

@@ -100,6 +100,13 @@ class SlbHostAgent : public Application
 
     /// \return the health monitor probing the host's DIPs
     Ptr<AdcHealthMonitor> GetMonitor() const;
+    /**
+     * \brief Fix the random stream of the DIP probes' jitter (the monitor is created with the
+     * first policy; without this its stream is assigned automatically then).
+     * \param stream the stream number
+     * \return the number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
     /// \return Fastpath redirects installed
     uint64_t GetRedirectsInstalled() const;
     /// \return redirect datagrams dropped (malformed, or for no local VM), by reason
@@ -127,6 +134,7 @@ class SlbHostAgent : public Application
     SlbManager* m_manager{nullptr};                  //!< reports go here
     std::string m_name;                              //!< host name
     Ptr<AdcHealthMonitor> m_monitor;                 //!< DIP probes
+    int64_t m_stream{-1};                            //!< AssignStreams's, -1: automatic
     std::map<AdcIpAddress, uint32_t> m_probeIndex;   //!< DIP -> monitor target
     std::map<AdcIpAddress, uint32_t> m_ruleCount;    //!< DIP -> NAT rules using it
     std::map<uint32_t, AdcIpAddress> m_probeDip;     //!< monitor target -> DIP
