@@ -11,7 +11,8 @@ into ranks/:
     ordered by end time, then client and request id (a one-process log is in completion order);
   * a file with a time_s or start_s column: rows ordered by it (then by client when there is
     a client column), ranks in rank order at a tie;
-  * any other CSV: the ranks' rows one after the other.
+  * any other CSV: the ranks' rows one after the other;
+  * a file only one rank wrote (rank 0's data centre files): its rows as they are.
 
 Samples that several ranks take of one thing (AdcThroughputSampler's "ALL" row: each rank sums
 its own applications) are added up: in a file with time_s, name and bytes columns, rows with
@@ -102,10 +103,13 @@ def merge_group(folder, base, ext, files):
         elif h != header:
             sys.exit(f"adc-merge-ranks: {path}: header {h} differs from {header}")
         rows.extend(r)
-    rows = add_up(header or [], rows)
-    key = sort_key(header or [])
-    if key:
-        rows.sort(key=key)  # stable: rank order at a tie
+    # A file one rank wrote alone (what that rank simulates whole: the data centre's loads and
+    # events) is the one-process file as it is, in its own order.
+    if len(files) > 1:
+        rows = add_up(header or [], rows)
+        key = sort_key(header or [])
+        if key:
+            rows.sort(key=key)  # stable: rank order at a tie
     out = os.path.join(folder, base + ext)
     with open(out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")

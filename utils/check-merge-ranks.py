@@ -10,7 +10,7 @@ ranks' files, merged, must give exactly those rows in that order:
    requests.csv ordered by end_s (then client and request id at a tie);
 2. a time_s file merges by time, rank 0 first at a tie, and the ranks' "ALL" samples of one
    interval add up to one row; a start_s file by start then client;
-3. a file with no time column keeps rank order;
+3. a file with no time column keeps rank order, and a file only one rank wrote its own order;
 4. the rank files move to ranks/, and a file with no rank suffix is left alone;
 5. ranks whose headers differ are an error naming the file, and nothing is merged;
 6. --gather: the parts' summary rows one after the other, a file equal in every part once,
@@ -72,6 +72,9 @@ def main():
     write(work / "load.rank0.csv", [["target", "n"], ["b", "2"]])
     write(work / "load.rank1.csv", [["target", "n"], ["a", "1"]])
     write(work / "summary.csv", [["variant", "sent"], ["x", "5"]])
+    only = [["variant", "event", "time_s"], ["v", "fail", "6.0"], ["v", "withdraw", "12.05"],
+            ["v", "add", "13.0"], ["w", "fail", "6.0"]]
+    write(work / "events.rank0.csv", only)
     res = merge(work)
     check(res.returncode == 0, f"merge failed: {res.stderr}")
     check(read(work / "requests.csv") == [h] + whole,
@@ -88,10 +91,12 @@ def main():
     check([r[0] for r in read(work / "load.csv")[1:]] == ["b", "a"],
           f"load.csv not in rank order: {read(work / 'load.csv')}")
     check(sorted(p.name for p in (work / "ranks").iterdir()) ==
-          sorted(f"{b}.rank{k}.csv" for b in ("requests", "samples", "visits", "load")
-                 for k in (0, 1)), "rank files not moved to ranks/")
+          sorted([f"{b}.rank{k}.csv" for b in ("requests", "samples", "visits", "load")
+                  for k in (0, 1)] + ["events.rank0.csv"]), "rank files not moved to ranks/")
     check(not list(work.glob("*.rank*.csv")), "rank files left beside the merged ones")
     check(read(work / "summary.csv") == [["variant", "sent"], ["x", "5"]], "summary.csv changed")
+    check(read(work / "events.csv") == only,
+          f"events.csv (one rank's) reordered: {read(work / 'events.csv')}")
 
     bad = work / "bad"
     bad.mkdir()
