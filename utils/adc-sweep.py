@@ -22,6 +22,12 @@ collect  reads each run's summary.csv and writes DIR/sweep.csv (the grid point, 
 plot     draws DIR/sweep-<column>.png for every numeric column: the mean against the first
          parameter's values with the 95 % interval as error bars, one line per summary row key
          (and other grid values); with no parameter, one bar per key.
+
+Bad input ends with `adc-sweep: error: WHAT` and exit status 2, never a traceback: a run's
+summary.csv that is missing, empty, only a header or has a malformed row (FILE:LINE), a
+folder that is not a sweep (no sweep.json) given to collect or plot, a missing or malformed
+sweep-stats.csv, and run's --out naming an existing folder that is not a sweep (it would be
+deleted).
 """
 import argparse
 import csv
@@ -37,10 +43,15 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import adc_scriptutil as su  # noqa: E402
+
+PROG = "adc-sweep"
+
 
 def fail(message):
-    print(f"adc-sweep: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    """Bad input: main() prints `adc-sweep: error: MESSAGE` and exits with status 2."""
+    raise su.InputError(message)
 
 
 # --------------------------------------------------------------------------- Student's t
@@ -174,6 +185,13 @@ def cmd_run(args):
             fail(f"option '{a}' is set by the sweep itself")
     out = pathlib.Path(args.out).resolve()
     if out.exists():
+        # A new sweep replaces the previous one; any other folder is not ours to delete.
+        if not out.is_dir():
+            fail(f"--out '{args.out}' is a file, not a sweep folder")
+        if any(out.iterdir()) and not (out / "sweep.json").is_file():
+            fail(f"--out '{args.out}' is a folder that holds no sweep (no sweep.json): a sweep "
+                 "replaces its --out folder, so give a new or empty folder, or a previous "
+                 "sweep's")
         shutil.rmtree(out)
     (out / "runs").mkdir(parents=True)
     names = [g[0] for g in grid]
@@ -222,30 +240,55 @@ def number(text):
     return v if math.isfinite(v) else None
 
 
-def collect(out):
-    out = pathlib.Path(out)
+def load_meta(out):
+    """sweep.json of a sweep folder, checked: what each run is and where it wrote."""
+    if not out.exists():
+        fail(f"{out}: no such folder")
+    if not out.is_dir():
+        fail(f"{out}: not a folder (expected a sweep folder)")
     meta_path = out / "sweep.json"
     if not meta_path.is_file():
-        fail(f"{meta_path} is missing: not a sweep folder (run 'adc-sweep.py run' first)")
-    meta = json.loads(meta_path.read_text())
+        fail(f"{out}: not a sweep folder: no sweep.json (run 'adc-sweep.py run' first)")
+    try:
+        meta = json.loads(su.read_text(meta_path))
+    except json.JSONDecodeError as e:
+        fail(f"{meta_path}:{e.lineno}: not JSON: {e.msg}")
+    ok = isinstance(meta, dict) and isinstance(meta.get("params"), list) and \
+        all(isinstance(p, str) for p in meta["params"]) and isinstance(meta.get("runs"), list)
+    for e in (meta.get("runs") or []) if ok else []:
+        ok = ok and isinstance(e, dict) and isinstance(e.get("point"), dict) and \
+            isinstance(e.get("run"), int) and isinstance(e.get("dir"), str) and \
+            all(isinstance(e["point"].get(p), str) for p in meta["params"])
+    if not ok:
+        fail(f"{meta_path}: not what 'adc-sweep.py run' writes (params, runs: point, run, dir)")
+    if not meta["runs"]:
+        fail(f"{meta_path}: lists no run")
+    return meta
+
+
+def collect(out):
+    out = pathlib.Path(out)
+    meta = load_meta(out)
     params = meta["params"]
-    header, rows = None, []
+    header, first, rows = None, None, []
     for e in meta["runs"]:
         summary = out / e["dir"] / "summary.csv"
+        which = f"run {e['run']} at {e['point'] or 'the defaults'}"
         if not summary.is_file():
-            fail(f"run {e['run']} at {e['point'] or 'the defaults'} has no summary.csv "
-                 f"({summary}); see its stdout.txt")
-        with open(summary, newline="") as f:
-            reader = csv.reader(f)
-            head = next(reader, None)
-            if head is None:
-                fail(f"{summary} is empty")
-            if header is None:
-                header = head
-            elif head != header:
-                fail(f"{summary}: columns {head} differ from the other runs' {header}")
-            for row in reader:
-                rows.append([e["point"][p] for p in params] + [str(e["run"])] + row)
+            fail(f"{which} has no summary.csv ({summary}); see its stdout.txt")
+        try:
+            # A header-only summary is refused like a missing one: no run drops out silently.
+            head, srows = su.read_csv(summary)
+        except su.InputError as error:
+            fail(f"{error} ({which}; see its stdout.txt)")
+        if header is None:
+            header, first = head, summary
+        elif head != header:
+            fail(f"{summary}:1: columns {su.show(','.join(head))} differ from {first}'s "
+                 f"{su.show(','.join(header))}")
+        for row in srows:
+            rows.append([e["point"][p] for p in params] + [str(e["run"])] +
+                        [row[h] for h in header])
     with open(out / "sweep.csv", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(params + ["run"] + header)
@@ -273,21 +316,30 @@ def collect(out):
 
 
 # --------------------------------------------------------------------------- plot
+def read_stats(out, params):
+    """(key column, rows) of sweep-stats.csv, checked."""
+    path = out / "sweep-stats.csv"
+    if not path.is_file():
+        fail(f"{out}: no sweep-stats.csv (run 'adc-sweep.py collect {out}' first)")
+    maybe = su.or_words(su.NUMBER, "")
+    columns = {p: su.TEXT for p in params}
+    columns.update({"column": su.TEXT, "runs": su.COUNT, "mean": su.NUMBER, "stdev": maybe,
+                    "ci95_low": maybe, "ci95_high": maybe})
+    header, stats = su.read_csv(path, columns)
+    if header[:len(params)] != params or len(header) < len(params) + 7:
+        fail(f"{path}:1: header {su.show(','.join(header))} is not the grid parameters "
+             f"({','.join(params) or 'none'}), the summary key, column, runs, mean, stdev, "
+             "ci95_low, ci95_high")
+    return header[len(params)], stats
+
+
 def plot(out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams.update({"figure.dpi": 110, "savefig.bbox": "tight", "svg.hashsalt": "adc"})
     out = pathlib.Path(out)
-    meta = json.loads((out / "sweep.json").read_text())
+    meta = load_meta(out)
     params = meta["params"]
-    with open(out / "sweep-stats.csv", newline="") as f:
-        stats = list(csv.DictReader(f))
-    if not stats:
-        fail(f"{out / 'sweep-stats.csv'} has no rows")
-    key = list(stats[0].keys())[len(params)]
+    key, stats = read_stats(out, params)
+    su.check_writable(out)
+    plt = su.setup_matplotlib()
     drawn = 0
     for column in dict.fromkeys(s["column"] for s in stats):
         rows = [s for s in stats if s["column"] == column]
@@ -305,24 +357,24 @@ def plot(out):
                 series.setdefault(label, {})[r[x_param]] = r
             for label, by_x in series.items():
                 px = [x for x in xs if x in by_x]
-                ys = [float(by_x[x]["mean"]) for x in px]
-                err = [(float(by_x[x]["mean"]) - float(by_x[x]["ci95_low"]))
-                       if by_x[x]["ci95_low"] else 0.0 for x in px]
+                ys = [by_x[x]["mean"] for x in px]
+                err = [(by_x[x]["mean"] - by_x[x]["ci95_low"])
+                       if by_x[x]["ci95_low"] != "" else 0.0 for x in px]
                 ax.errorbar([where[x] for x in px], ys, yerr=err, marker="o", capsize=4,
                             label=label)
             ax.set_xticks([where[x] for x in xs])
             ax.set_xticklabels(xs)
             ax.set_xlabel(x_param)
-            ax.legend(fontsize="small")
+            su.legend_outside(ax, title=" ".join([key] + params[1:]))
         else:
             labels = [r[key] for r in rows]
-            ys = [float(r["mean"]) for r in rows]
-            err = [(float(r["mean"]) - float(r["ci95_low"])) if r["ci95_low"] else 0.0
-                   for r in rows]
+            ys = [r["mean"] for r in rows]
+            err = [(r["mean"] - r["ci95_low"]) if r["ci95_low"] != "" else 0.0 for r in rows]
             ax.bar(range(len(labels)), ys, yerr=err, capsize=4)
             ax.set_xticks(range(len(labels)))
-            ax.set_xticklabels(labels, rotation=20)
-        runs = max(int(r["runs"]) for r in rows)
+            ax.set_xticklabels(labels, rotation=20, ha="right")
+            ax.set_xlabel(key)
+        runs = max(r["runs"] for r in rows)
         ax.set_ylabel(column)
         ax.set_title(f"{column}: mean of {runs} runs, 95 % confidence interval")
         ax.grid(alpha=0.3)
@@ -332,7 +384,7 @@ def plot(out):
     print(f"adc-sweep: {drawn} plots in {out}")
 
 
-def main():
+def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run")
@@ -349,14 +401,15 @@ def main():
     c.add_argument("dir")
     p = sub.add_parser("plot")
     p.add_argument("dir")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.command == "run":
         cmd_run(args)
     elif args.command == "collect":
         collect(args.dir)
     else:
         plot(args.dir)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(su.run(PROG, main))
