@@ -11,7 +11,6 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/string.h"
@@ -35,7 +34,7 @@ AdcTcpRelay::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::AdcTcpRelay")
-            .SetParent<Application>()
+            .SetParent<AdcRelayBase>()
             .SetGroupName("Adc")
             .AddConstructor<AdcTcpRelay>()
             .AddAttribute("Port",
@@ -87,16 +86,12 @@ AdcTcpRelay::GetTypeId()
 }
 
 AdcTcpRelay::AdcTcpRelay()
-    : m_port(80),
+    : AdcRelayBase(80),
       m_useClientSource(true),
       m_window(65536),
-      m_nextId(1),
-      m_disposing(false),
       m_accepted(0),
       m_completed(0),
-      m_failed(0),
-      m_toServer(0),
-      m_toClient(0)
+      m_failed(0)
 {
     NS_LOG_FUNCTION(this);
     m_source = CreateObject<AdcSourceAddressPolicy>();
@@ -164,18 +159,6 @@ AdcTcpRelay::GetFailed() const
     return m_failed;
 }
 
-uint64_t
-AdcTcpRelay::GetBytesToServer() const
-{
-    return m_toServer;
-}
-
-uint64_t
-AdcTcpRelay::GetBytesToClient() const
-{
-    return m_toClient;
-}
-
 uint32_t
 AdcTcpRelay::GetOpenRelays() const
 {
@@ -203,12 +186,6 @@ AdcTcpRelay::GetPerFlowStateBytes() const
         }
     }
     return total;
-}
-
-int64_t
-AdcTcpRelay::AssignStreams(int64_t /* stream */)
-{
-    return 0;
 }
 
 void
@@ -241,13 +218,6 @@ AdcTcpRelay::CheckConfig() const
     }
 }
 
-bool
-AdcTcpRelay::IsOwnAddress(Ipv4Address a) const
-{
-    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
-    return ipv4 && ipv4->GetInterfaceForAddress(a) >= 0;
-}
-
 uint64_t
 AdcTcpRelay::RelayOf(Ptr<Socket> s) const
 {
@@ -257,55 +227,40 @@ AdcTcpRelay::RelayOf(Ptr<Socket> s) const
 
 // ---- lifecycle -----------------------------------------------------------------------------
 
-void
-AdcTcpRelay::StartApplication()
+Ptr<Socket>
+AdcTcpRelay::Listen()
 {
     NS_LOG_FUNCTION(this);
-    CheckConfig();
-    if (m_listen)
-    {
-        return;
-    }
-    m_listen = AdcListenTcp(GetNode(), m_port);
-    if (!m_listen)
+    Ptr<Socket> s = AdcListenTcp(GetNode(), m_port);
+    if (!s)
     {
         throw AdcConfigError("AdcTcpRelay: Port " + std::to_string(m_port) +
                              " cannot be bound on node " + std::to_string(GetNode()->GetId()) +
                              " (already in use?)");
     }
-    m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                MakeCallback(&AdcTcpRelay::HandleAccept, this));
+    s->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                         MakeCallback(&AdcTcpRelay::HandleAccept, this));
+    return s;
 }
 
 void
-AdcTcpRelay::StopApplication()
+AdcTcpRelay::CloseListener(Ptr<Socket> listen)
 {
-    NS_LOG_FUNCTION(this);
-    if (m_listen)
-    {
-        AdcStopListening(m_listen, !m_disposing);
-        m_listen = nullptr;
-    }
-    std::vector<uint64_t> ids;
-    for (const auto& kv : m_relays) // ascending ids: deterministic
-    {
-        ids.push_back(kv.first);
-    }
-    for (uint64_t id : ids)
-    {
-        End(id, "stopped");
-    }
+    AdcStopListening(listen, !m_disposing);
+}
+
+std::vector<uint64_t>
+AdcTcpRelay::OpenKeys() const
+{
+    return KeysOf(m_relays);
 }
 
 void
 AdcTcpRelay::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    // The node's stack and the trace listeners may be gone: close without sending or tracing.
-    m_disposing = true;
-    StopApplication();
+    AdcRelayBase::DoDispose(); // ends every relay, which may still release leases to m_source
     m_source = nullptr;
-    Application::DoDispose();
 }
 
 // ---- accepting and connecting --------------------------------------------------------------
@@ -383,12 +338,6 @@ void
 AdcTcpRelay::SetByteObserver(ByteObserver observer)
 {
     m_byteObserver = std::move(observer);
-}
-
-void
-AdcTcpRelay::SetEndObserver(EndObserver observer)
-{
-    m_endObserver = std::move(observer);
 }
 
 void
@@ -689,7 +638,7 @@ AdcTcpRelay::Flush(Side& side, bool toServer)
 {
     side.pending.Flush(side.socket, [this, &side, toServer](uint32_t n) {
         side.sent += n;
-        (toServer ? m_toServer : m_toClient) += n;
+        (toServer ? m_bytesToServer : m_bytesToClient) += n;
         m_relayedTrace(toServer, n);
     });
 }
@@ -730,14 +679,7 @@ AdcTcpRelay::End(uint64_t id, const std::string& outcome)
     }
     NS_LOG_INFO("relay " << id << " ends " << outcome << " (" << r.client.sent << " bytes to the "
                          << "client, " << r.server.sent << " to the server)");
-    if (!m_disposing)
-    {
-        m_closedTrace(r.clientAddr, r.destAddr, r.server.sent, r.client.sent, outcome);
-    }
-    if (m_endObserver && !m_disposing)
-    {
-        m_endObserver(id, outcome);
-    }
+    ReportEnd(id, r.clientAddr, r.destAddr, r.server.sent, r.client.sent, outcome);
     if (r.lease && m_source)
     {
         m_source->Release(*r.lease, m_disposing);

@@ -8,13 +8,13 @@
 #ifndef ADC_TCP_RELAY_H
 #define ADC_TCP_RELAY_H
 
+#include "adc-relay-base.h"
 #include "adc-socket-util.h"
 #include "adc-source-address-policy.h"
 
 #include "ns3/adc-policy-routing.h"
 #include "ns3/adc-port-range.h"
 #include "ns3/address.h"
-#include "ns3/application.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -28,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -64,8 +65,13 @@ namespace ns3
  * addressed to the node itself (the relay is then a plain reverse relay: clients connect to
  * the node's address, as to a proxy's VIP); "Closed" then reports that address as the
  * destination.
+ *
+ * "Closed" (AdcRelayBase::ClosedTracedCallback) counts bytes each way; its outcome is
+ * "complete", "local", "connect-failed", "port-exhausted", "reset-by-client",
+ * "reset-by-server", "refused" (by the destination chooser), "codec-failed" (the client
+ * side's codec failed, e.g. a TLS alert) or "stopped".
  */
-class AdcTcpRelay : public Application
+class AdcTcpRelay : public AdcRelayBase
 {
   public:
     /// What a destination chooser decides for a connection from the client's first bytes.
@@ -93,8 +99,6 @@ class AdcTcpRelay : public Application
         std::function<Choice(uint64_t, const InetSocketAddress&, Ptr<const Packet>)>;
     /// Sees every byte read from either side: relay id, true for client-to-server, the bytes.
     using ByteObserver = std::function<void(uint64_t, bool, Ptr<const Packet>)>;
-    /// Told when a relay ends: relay id, its "Closed" outcome.
-    using EndObserver = std::function<void(uint64_t, const std::string&)>;
 
     /**
      * \brief Terminates a protocol on the client side of one relay (e.g. TLS for SSL_TCP,
@@ -145,22 +149,6 @@ class AdcTcpRelay : public Application
     typedef void (*RelayedTracedCallback)(bool toServer, uint64_t bytes);
 
     /**
-     * \brief Signature of "Closed": a relay ended.
-     * \param client the client's address and port (InetSocketAddress)
-     * \param destination the original destination (InetSocketAddress)
-     * \param toServer bytes handed on from the client to the server
-     * \param toClient bytes handed on from the server to the client
-     * \param outcome "complete", "local", "connect-failed", "port-exhausted",
-     *        "reset-by-client", "reset-by-server", "refused" (by the destination chooser),
-     *        "codec-failed" (the client side's codec failed, e.g. a TLS alert) or "stopped"
-     */
-    typedef void (*ClosedTracedCallback)(const Address& client,
-                                         const Address& destination,
-                                         uint64_t toServer,
-                                         uint64_t toClient,
-                                         const std::string& outcome);
-
-    /**
      * \brief Choose each connection's server from the client's first bytes instead of the
      * original destination or "Destination": the server side opens once the chooser says
      * CONNECT; the bytes read until then are sent first.
@@ -175,8 +163,6 @@ class AdcTcpRelay : public Application
      * \param factory the factory (empty: none, bytes are copied as they are)
      */
     void SetClientCodec(CodecFactory factory);
-    /// \param observer told when each relay ends (empty: none)
-    void SetEndObserver(EndObserver observer);
 
     /// \param routing the node's AdcPolicyRouting (required with UseClientSource)
     void SetRouting(Ptr<AdcPolicyRouting> routing);
@@ -194,10 +180,6 @@ class AdcTcpRelay : public Application
     uint64_t GetCompleted() const;
     /// \return relays that ended with a failure (connect, ports, reset)
     uint64_t GetFailed() const;
-    /// \return bytes handed on from clients to servers
-    uint64_t GetBytesToServer() const;
-    /// \return bytes handed on from servers to clients
-    uint64_t GetBytesToClient() const;
     /// \return relays open now (local connections included)
     uint32_t GetOpenRelays() const;
     /// \return sockets open now: two per relay, one per local connection
@@ -211,20 +193,10 @@ class AdcTcpRelay : public Application
      */
     std::size_t GetPerFlowStateBytes() const;
 
-    /**
-     * \brief The relay uses no random variables.
-     * \param stream first stream index
-     * \return 0, the number of streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-
   protected:
     void DoDispose() override;
 
   private:
-    void StartApplication() override;
-    void StopApplication() override;
-
     /// One side of a relay: the accepted socket (client) or the one it opened (server).
     struct Side
     {
@@ -261,10 +233,14 @@ class AdcTcpRelay : public Application
     void SetPortRange(std::string text);
     std::string GetPortRange() const;
 
-    /// Throw AdcConfigError on an unusable configuration.
-    void CheckConfig() const;
-    /// \param a an address \return true when it belongs to this node
-    bool IsOwnAddress(Ipv4Address a) const;
+    // AdcRelayBase's hooks
+    void CheckConfig() const override;
+    Ptr<Socket> Listen() override;
+    void CloseListener(Ptr<Socket> listen) override;
+    std::vector<uint64_t> OpenKeys() const override;
+    /// End relay \p id with \p outcome: trace, count, release its port, close what is open.
+    void End(uint64_t id, const std::string& outcome) override;
+
     /// \param s a socket \return the relay id it belongs to, 0 if unknown
     uint64_t RelayOf(Ptr<Socket> s) const;
     /// Set the data and close callbacks of \p s.
@@ -311,14 +287,10 @@ class AdcTcpRelay : public Application
     void Flush(Side& side, bool toServer);
     /// Discard what a local connection received; close it once its peer closed.
     void Discard(uint64_t id);
-    /// End relay \p id with \p outcome: trace, count, release its port, close what is open.
-    void End(uint64_t id, const std::string& outcome);
     /// Detach every callback of \p s and, when \p close, discard unread bytes and close it.
     void Detach(Ptr<Socket> s, bool close);
 
-    // attributes
-    uint16_t m_port;        //!< port listened on
-    Address m_destination;  //!< "Destination": fixed server (empty: the original destination)
+    // attributes (besides AdcRelayBase's "Port" and "Destination")
     bool m_useClientSource; //!< USIP towards the server
     uint32_t m_window;      //!< RelayWindow: queued bytes per direction before reading stops
 
@@ -327,24 +299,16 @@ class AdcTcpRelay : public Application
 
     DestinationChooser m_chooser;           //!< SetDestinationChooser
     ByteObserver m_byteObserver;            //!< SetByteObserver
-    EndObserver m_endObserver;              //!< SetEndObserver
     CodecFactory m_codecFactory;            //!< SetClientCodec
-    Ptr<Socket> m_listen;                   //!< listening socket
     std::map<uint64_t, Relay> m_relays;     //!< relays by id (ascending: deterministic)
     std::map<Ptr<Socket>, uint64_t> m_idOf; //!< socket -> relay id (lookup only)
-    uint64_t m_nextId;                      //!< next relay id (from 1)
-    bool m_disposing;                       //!< in DoDispose: no traces, no packets
 
     uint64_t m_accepted;  //!< see GetAccepted
     uint64_t m_completed; //!< see GetCompleted
     uint64_t m_failed;    //!< see GetFailed
-    uint64_t m_toServer;  //!< see GetBytesToServer
-    uint64_t m_toClient;  //!< see GetBytesToClient
 
     TracedCallback<const Address&, const Address&> m_acceptTrace; //!< "Accept"
     TracedCallback<bool, uint64_t> m_relayedTrace;                //!< "Relayed"
-    TracedCallback<const Address&, const Address&, uint64_t, uint64_t, const std::string&>
-        m_closedTrace; //!< "Closed"
 };
 
 } // namespace ns3

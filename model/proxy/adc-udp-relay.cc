@@ -9,7 +9,6 @@
 #include "adc-socket-util.h"
 
 #include "ns3/adc-config-error.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -32,7 +31,7 @@ AdcUdpRelay::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::AdcUdpRelay")
-            .SetParent<Application>()
+            .SetParent<AdcRelayBase>()
             .SetGroupName("Adc")
             .AddConstructor<AdcUdpRelay>()
             .AddAttribute("Port",
@@ -81,18 +80,14 @@ AdcUdpRelay::GetTypeId()
 }
 
 AdcUdpRelay::AdcUdpRelay()
-    : m_port(0),
+    : AdcRelayBase(0),
       m_idleTimeout(Seconds(120)),
       m_maxSessions(0),
-      m_nextId(1),
-      m_disposing(false),
       m_opened(0),
       m_idleEnded(0),
       m_stopped(0),
       m_dgToServer(0),
       m_dgToClient(0),
-      m_bytesToServer(0),
-      m_bytesToClient(0),
       m_dropped(0)
 {
     NS_LOG_FUNCTION(this);
@@ -107,12 +102,6 @@ void
 AdcUdpRelay::SetDestinationChooser(DestinationChooser chooser)
 {
     m_chooser = std::move(chooser);
-}
-
-void
-AdcUdpRelay::SetEndObserver(EndObserver observer)
-{
-    m_endObserver = std::move(observer);
 }
 
 uint64_t
@@ -152,18 +141,6 @@ AdcUdpRelay::GetDatagramsToClient() const
 }
 
 uint64_t
-AdcUdpRelay::GetBytesToServer() const
-{
-    return m_bytesToServer;
-}
-
-uint64_t
-AdcUdpRelay::GetBytesToClient() const
-{
-    return m_bytesToClient;
-}
-
-uint64_t
 AdcUdpRelay::GetDropped() const
 {
     return m_dropped;
@@ -176,23 +153,10 @@ AdcUdpRelay::GetPerFlowStateBytes() const
            (sizeof(std::map<uint64_t, Session>::value_type) + kAdcMapNodeOverhead);
 }
 
-int64_t
-AdcUdpRelay::AssignStreams(int64_t /* stream */)
-{
-    return 0;
-}
-
 uint64_t
 AdcUdpRelay::KeyOf(Ipv4Address ip, uint16_t port)
 {
     return (static_cast<uint64_t>(ip.Get()) << 16) | port;
-}
-
-bool
-AdcUdpRelay::IsOwnAddress(Ipv4Address a) const
-{
-    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
-    return ipv4 && ipv4->GetInterfaceForAddress(a) >= 0;
 }
 
 void
@@ -237,57 +201,40 @@ AdcUdpRelay::CheckConfig() const
 
 // ---- lifecycle -----------------------------------------------------------------------------
 
-void
-AdcUdpRelay::StartApplication()
+Ptr<Socket>
+AdcUdpRelay::Listen()
 {
     NS_LOG_FUNCTION(this);
-    CheckConfig();
-    if (m_listen)
+    Ptr<Socket> s = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    if (s->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) == -1)
     {
-        return;
-    }
-    m_listen = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-    if (m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) == -1)
-    {
-        m_listen->Close();
-        m_listen = nullptr;
+        s->Close();
         throw AdcConfigError("AdcUdpRelay: Port " + std::to_string(m_port) +
                              " cannot be bound on node " + std::to_string(GetNode()->GetId()) +
                              " (already in use?); allowed: a free UDP port");
     }
-    m_listen->SetRecvCallback(MakeCallback(&AdcUdpRelay::HandleClientRead, this));
+    s->SetRecvCallback(MakeCallback(&AdcUdpRelay::HandleClientRead, this));
+    return s;
 }
 
 void
-AdcUdpRelay::StopApplication()
+AdcUdpRelay::CloseListener(Ptr<Socket> listen)
 {
-    NS_LOG_FUNCTION(this);
-    if (m_listen)
-    {
-        AdcDetachSocket(m_listen, !m_disposing);
-        m_listen = nullptr;
-    }
-    std::vector<uint64_t> keys;
-    for (const auto& kv : m_sessions) // ascending keys: deterministic
-    {
-        keys.push_back(kv.first);
-    }
-    for (uint64_t key : keys)
-    {
-        End(key, "stopped");
-    }
+    AdcDetachSocket(listen, !m_disposing);
+}
+
+std::vector<uint64_t>
+AdcUdpRelay::OpenKeys() const
+{
+    return KeysOf(m_sessions);
 }
 
 void
 AdcUdpRelay::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    // The node's stack and the trace listeners may be gone: close without tracing.
-    m_disposing = true;
-    StopApplication();
+    AdcRelayBase::DoDispose(); // ends every session
     m_chooser = nullptr;
-    m_endObserver = nullptr;
-    Application::DoDispose();
 }
 
 // ---- datagrams -----------------------------------------------------------------------------
@@ -464,14 +411,12 @@ AdcUdpRelay::End(uint64_t key, const std::string& outcome)
     NS_LOG_INFO("session " << session.id << " ends " << outcome << " (" << session.toServer
                            << " datagrams to the server, " << session.toClient
                            << " to the client)");
-    if (!m_disposing)
-    {
-        m_closedTrace(session.client, session.server, session.toServer, session.toClient, outcome);
-        if (m_endObserver)
-        {
-            m_endObserver(session.id, outcome);
-        }
-    }
+    ReportEnd(session.id,
+              session.client,
+              session.server,
+              session.toServer,
+              session.toClient,
+              outcome);
 }
 
 } // namespace ns3

@@ -9,8 +9,9 @@
 #ifndef ADC_UDP_RELAY_H
 #define ADC_UDP_RELAY_H
 
+#include "adc-relay-base.h"
+
 #include "ns3/address.h"
-#include "ns3/application.h"
 #include "ns3/event-id.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
@@ -25,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -56,8 +58,11 @@ namespace ns3
  * ("send-failed").
  *
  * StopApplication ends every open session ("Closed" with "stopped") and closes the sockets.
+ *
+ * "Closed" (AdcRelayBase::ClosedTracedCallback) counts datagrams each way; its outcome is
+ * "idle" or "stopped".
  */
-class AdcUdpRelay : public Application
+class AdcUdpRelay : public AdcRelayBase
 {
   public:
     /// What a destination chooser decides for a session's first datagram.
@@ -82,8 +87,6 @@ class AdcUdpRelay : public Application
      */
     using DestinationChooser =
         std::function<Choice(uint64_t, const InetSocketAddress&, Ptr<const Packet>)>;
-    /// Told when a session ends: session id, its "Closed" outcome.
-    using EndObserver = std::function<void(uint64_t, const std::string&)>;
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -112,26 +115,10 @@ class AdcUdpRelay : public Application
     typedef void (*DroppedTracedCallback)(const Address& client, const std::string& reason);
 
     /**
-     * \brief Signature of "Closed": a session ended.
-     * \param client the client's address and port (InetSocketAddress)
-     * \param server the server's address and port (InetSocketAddress)
-     * \param toServer datagrams relayed from the client to the server
-     * \param toClient datagrams relayed from the server to the client
-     * \param outcome "idle" or "stopped"
-     */
-    typedef void (*ClosedTracedCallback)(const Address& client,
-                                         const Address& server,
-                                         uint64_t toServer,
-                                         uint64_t toClient,
-                                         const std::string& outcome);
-
-    /**
      * \brief Choose each session's server from its first datagram instead of "Destination".
      * \param chooser the chooser (empty: none)
      */
     void SetDestinationChooser(DestinationChooser chooser);
-    /// \param observer told when each session ends (empty: none)
-    void SetEndObserver(EndObserver observer);
 
     /// \return sessions opened
     uint64_t GetSessions() const;
@@ -145,10 +132,6 @@ class AdcUdpRelay : public Application
     uint64_t GetDatagramsToServer() const;
     /// \return datagrams relayed from servers to clients
     uint64_t GetDatagramsToClient() const;
-    /// \return payload bytes relayed from clients to servers
-    uint64_t GetBytesToServer() const;
-    /// \return payload bytes relayed from servers to clients
-    uint64_t GetBytesToClient() const;
     /// \return client datagrams dropped (every "Dropped" trace)
     uint64_t GetDropped() const;
 
@@ -161,20 +144,10 @@ class AdcUdpRelay : public Application
      */
     std::size_t GetPerFlowStateBytes() const;
 
-    /**
-     * \brief The relay uses no random variables.
-     * \param stream first stream index
-     * \return 0, the number of streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-
   protected:
     void DoDispose() override;
 
   private:
-    void StartApplication() override;
-    void StopApplication() override;
-
     /// One client's session.
     struct Session
     {
@@ -188,10 +161,14 @@ class AdcUdpRelay : public Application
         uint64_t toClient{0}; //!< datagrams relayed to the client
     };
 
-    /// \param a an address \return true when it belongs to this node
-    bool IsOwnAddress(Ipv4Address a) const;
-    /// Throw AdcConfigError on an unusable configuration.
-    void CheckConfig() const;
+    // AdcRelayBase's hooks
+    void CheckConfig() const override;
+    Ptr<Socket> Listen() override;
+    void CloseListener(Ptr<Socket> listen) override;
+    std::vector<uint64_t> OpenKeys() const override;
+    /// End session \p key with \p outcome: trace, count, close its socket.
+    void End(uint64_t key, const std::string& outcome) override;
+
     /// \param ip address \param port port \return the compact key (ip << 16 | port)
     static uint64_t KeyOf(Ipv4Address ip, uint16_t port);
 
@@ -207,36 +184,24 @@ class AdcUdpRelay : public Application
     void IdleCheck(uint64_t key);
     /// Trace and count a dropped client datagram.
     void Drop(const Address& client, const std::string& reason);
-    /// End session \p key with \p outcome: trace, count, close its socket.
-    void End(uint64_t key, const std::string& outcome);
 
-    // attributes
-    uint16_t m_port;        //!< port listened on (0: unset, an error at start)
-    Address m_destination;  //!< "Destination": the server without a chooser
+    // attributes (besides AdcRelayBase's "Port", 0 unset here, and "Destination")
     Time m_idleTimeout;     //!< "IdleTimeout"
     uint32_t m_maxSessions; //!< "MaxSessions" (0: unlimited)
 
     DestinationChooser m_chooser;           //!< SetDestinationChooser
-    EndObserver m_endObserver;              //!< SetEndObserver
-    Ptr<Socket> m_listen;                   //!< listening socket
     std::map<uint64_t, Session> m_sessions; //!< sessions by client key (ascending: deterministic)
-    uint64_t m_nextId;                      //!< next session id (from 1)
-    bool m_disposing;                       //!< in DoDispose: no traces, no packets
 
-    uint64_t m_opened;        //!< see GetSessions
-    uint64_t m_idleEnded;     //!< see GetIdleSessions
-    uint64_t m_stopped;       //!< see GetStoppedSessions
-    uint64_t m_dgToServer;    //!< see GetDatagramsToServer
-    uint64_t m_dgToClient;    //!< see GetDatagramsToClient
-    uint64_t m_bytesToServer; //!< see GetBytesToServer
-    uint64_t m_bytesToClient; //!< see GetBytesToClient
-    uint64_t m_dropped;       //!< see GetDropped
+    uint64_t m_opened;     //!< see GetSessions
+    uint64_t m_idleEnded;  //!< see GetIdleSessions
+    uint64_t m_stopped;    //!< see GetStoppedSessions
+    uint64_t m_dgToServer; //!< see GetDatagramsToServer
+    uint64_t m_dgToClient; //!< see GetDatagramsToClient
+    uint64_t m_dropped;    //!< see GetDropped
 
     TracedCallback<const Address&, const Address&> m_sessionTrace;     //!< "Session"
     TracedCallback<bool, uint32_t> m_relayedTrace;                     //!< "Relayed"
     TracedCallback<const Address&, const std::string&> m_droppedTrace; //!< "Dropped"
-    TracedCallback<const Address&, const Address&, uint64_t, uint64_t, const std::string&>
-        m_closedTrace; //!< "Closed"
 };
 
 } // namespace ns3
