@@ -33,10 +33,38 @@ using CRD = AdcNetScalerCrdCommands;
 /// The clients' network as a PBR's -destIP range gives it.
 const std::string kClientRange = "10.0.0.0-10.255.255.255";
 
+/// A file's configuration: its name and store (whose objects know their lines).
+struct Source
+{
+    std::string file;            //!< the file
+    const AdcConfigStore* store; //!< what it defines
+
+    /// \return where the file sets \p kind \p name's \p aspect (the object's line; the file)
+    AdcConfigOrigin At(const std::string& kind,
+                       const std::string& name,
+                       const std::string& aspect = "") const
+    {
+        AdcConfigOrigin o =
+            aspect.empty() ? store->GetOrigin(kind, name) : store->GetOrigin(kind, name, aspect);
+        return o.IsKnown() ? o : AdcConfigOrigin{file, 0, ""};
+    }
+};
+
+/// Fail at \p o (the checks come after reading; each names the line to edit)
+[[noreturn]] void
+Fail(const AdcConfigOrigin& o,
+     const std::string& what,
+     const std::string& word,
+     const std::vector<std::string>& allowed = {})
+{
+    AdcConfigFileError::Fail(o, what, word, allowed);
+}
+
+/// Fail naming the file alone (something the file lacks)
 [[noreturn]] void
 Fail(const std::string& file, const std::string& what)
 {
-    throw AdcConfigError("CrdConfig: " + file + ": " + what);
+    AdcConfigFileError::Fail(AdcConfigOrigin{file, 0, ""}, what);
 }
 
 /// \return \p a as text
@@ -52,17 +80,19 @@ Text(const A& a)
 /// The monitor settings the topology helper takes (one set for both tiers).
 struct MonitorSettings
 {
-    Time interval;    //!< -interval
-    Time timeout;     //!< -resptimeout
-    uint64_t retries; //!< -retries
+    Time interval;      //!< -interval
+    Time timeout;       //!< -resptimeout
+    uint64_t retries;   //!< -retries
+    AdcConfigOrigin at; //!< the monitor's add line
 };
 
 /// What an upper appliance's file says.
 struct Upper
 {
-    std::string file;                      //!< its file
+    Source src;                            //!< its file
     std::string host;                      //!< set ns hostName
     std::string method;                    //!< the LB vserver's method (canonical)
+    std::string vserver;                   //!< the LB vserver's name
     std::vector<Ptr<AdcService>> services; //!< per lower appliance
     Ptr<AdcHealthMonitor> monitor;         //!< bound to every service, or null
     std::vector<Ptr<AdcNsPbrConfig>> pbrs; //!< per lower appliance (by next hop)
@@ -71,12 +101,13 @@ struct Upper
 /// What a lower appliance's file says.
 struct Lower
 {
-    std::string file;                      //!< its file
+    Source src;                            //!< its file
     std::string host;                      //!< set ns hostName
     AdcPortRange range;                    //!< -crPortRange
     Ipv4Address mip;                       //!< the MIP
     Ptr<AdcCrVserverConfig> cr;            //!< the cr vserver
     std::string method;                    //!< the cache LB vserver's method
+    std::string vserver;                   //!< the cache LB vserver's name
     std::vector<Ptr<AdcService>> services; //!< per cache
     std::string header;                    //!< the client-IP header
     Ptr<AdcHealthMonitor> monitor;         //!< bound to every cache service, or null
@@ -84,12 +115,12 @@ struct Lower
 
 /// \return the host name of \p s (AdcConfigError when not set)
 std::string
-HostName(const std::string& file, const AdcConfigStore& s)
+HostName(const Source& s)
 {
-    Ptr<AdcNsSettingsConfig> ns = CRD::GetSettings(s);
+    Ptr<AdcNsSettingsConfig> ns = CRD::GetSettings(*s.store);
     if (!ns || ns->hostName.empty())
     {
-        Fail(file, "no 'set ns hostName': it names the appliance (L1NS1.., L2NS1..)");
+        Fail(s.file, "no 'set ns hostName': it names the appliance (L1NS1.., L2NS1..)");
     }
     return ns->hostName;
 }
@@ -97,31 +128,38 @@ HostName(const std::string& file, const AdcConfigStore& s)
 /// \return the one object of \p kind in \p s (AdcConfigError for none or several)
 template <typename T>
 Ptr<T>
-TheOne(const std::string& file, const AdcConfigStore& s, const std::string& kind)
+TheOne(const Source& s, const std::string& kind)
 {
-    const std::vector<Ptr<T>> all = s.GetAll<T>(kind);
-    if (all.size() != 1)
+    const std::vector<std::string> names = s.store->GetNames(kind);
+    if (names.empty())
     {
-        Fail(file,
-             "the model's appliance has one " + kind + "; the file defines " +
-                 std::to_string(all.size()));
+        Fail(s.file, "the model's appliance has one " + kind + "; the file defines none");
     }
-    return all.front();
+    if (names.size() > 1)
+    {
+        Fail(s.At(kind, names[1]),
+             "the model's appliance has one " + kind + "; the file defines " +
+                 std::to_string(names.size()),
+             names[1],
+             {"one " + kind + " (" + names[0] + ")"});
+    }
+    return s.store->Get<T>(kind, names[0]);
 }
 
 /// \return the services bound to \p v, in order (groups are not modelled here)
 std::vector<Ptr<AdcService>>
-BoundServices(const std::string& file, const AdcConfigStore& s, Ptr<AdcVirtualServer> v)
+BoundServices(const Source& s, Ptr<AdcVirtualServer> v)
 {
     std::vector<Ptr<AdcService>> out;
     for (const AdcVirtualServer::ServiceBinding& b : v->GetServiceBindings())
     {
-        Ptr<AdcService> svc = s.Get<AdcService>(NS::SERVICE, b.name);
+        Ptr<AdcService> svc = s.store->Get<AdcService>(NS::SERVICE, b.name);
         if (b.group || !svc)
         {
-            Fail(file,
-                 "lb vserver " + v->GetName() + ": '" + b.name +
-                     "' is a service group; the CRD appliances bind services");
+            Fail(s.At(NS::LB_VSERVER, v->GetName(), "bind " + b.name),
+                 "lb vserver " + v->GetName() + ": a service group is bound",
+                 b.name,
+                 {"services (the CRD appliances bind services)"});
         }
         out.push_back(svc);
     }
@@ -130,7 +168,7 @@ BoundServices(const std::string& file, const AdcConfigStore& s, Ptr<AdcVirtualSe
 
 /// \return the monitor bound to every service of \p services, or null when none has one
 Ptr<AdcHealthMonitor>
-CommonMonitor(const std::string& file, const std::vector<Ptr<AdcService>>& services)
+CommonMonitor(const Source& s, const std::vector<Ptr<AdcService>>& services)
 {
     Ptr<AdcHealthMonitor> m;
     for (std::size_t k = 0; k < services.size(); ++k)
@@ -138,210 +176,242 @@ CommonMonitor(const std::string& file, const std::vector<Ptr<AdcService>>& servi
         const std::vector<Ptr<AdcHealthMonitor>> bound = services[k]->GetMonitors();
         if (bound.size() > 1 || (k > 0 && (bound.empty() ? nullptr : bound[0]) != m))
         {
-            Fail(file,
+            const std::string name = services[k]->GetName();
+            const std::string monitor =
+                bound.empty() ? "" : NS::GetAttribute<StringValue>(bound.back(), "Name");
+            Fail(bound.empty() ? s.At(NS::SERVICE, name)
+                               : s.At(NS::SERVICE, name, "monitor " + monitor),
                  "the model's appliance binds one monitor to all its services or none; "
                  "service " +
-                     services[k]->GetName() + " differs");
+                     name + " differs",
+                 bound.empty() ? name : monitor,
+                 {m ? "monitor " + NS::GetAttribute<StringValue>(m, "Name") : "no monitor"});
         }
         m = bound.empty() ? nullptr : bound[0];
     }
+    const std::string name = m ? NS::GetAttribute<StringValue>(m, "Name") : "";
     if (m && NS::GetAttribute<EnumValue>(m, "Type") != AdcHealthMonitor::TCP)
     {
-        Fail(file,
-             "monitor " + NS::GetAttribute<StringValue>(m, "Name") +
-                 ": the topology's monitors are TCP");
+        Fail(s.At(NS::LB_MONITOR, name), "the topology's monitors are TCP", name, {"TCP"});
     }
     if (m &&
         NS::GetAttribute<TimeValue>(m, "DownTime") != NS::GetAttribute<TimeValue>(m, "Interval"))
     {
-        Fail(file,
-             "monitor " + NS::GetAttribute<StringValue>(m, "Name") +
-                 ": the topology's monitors have -downTime equal to -interval");
+        Fail(s.At(NS::LB_MONITOR, name, "-downTime"),
+             "monitor " + name + ": the topology's monitors have -downTime equal to -interval",
+             NS::FormatTime(NS::GetAttribute<TimeValue>(m, "DownTime")),
+             {NS::FormatTime(NS::GetAttribute<TimeValue>(m, "Interval"))});
     }
     return m;
 }
 
-/// \return \p m's settings
+/// \return \p m's settings \param s its file
 MonitorSettings
-Settings(Ptr<AdcHealthMonitor> m)
+Settings(const Source& s, Ptr<AdcHealthMonitor> m)
 {
     return {NS::GetAttribute<TimeValue>(m, "Interval"),
             NS::GetAttribute<TimeValue>(m, "ResponseTimeout"),
-            NS::GetAttribute<UintegerValue>(m, "Retries")};
+            NS::GetAttribute<UintegerValue>(m, "Retries"),
+            s.At(NS::LB_MONITOR, NS::GetAttribute<StringValue>(m, "Name"))};
 }
 
 Upper
-ReadUpper(const std::string& file, const AdcConfigStore& s)
+ReadUpper(const Source& s)
 {
     Upper u;
-    u.file = file;
-    u.host = HostName(file, s);
-    if (!CRD::GetSettings(s)->IsModeEnabled("L3"))
+    u.src = s;
+    u.host = HostName(s);
+    if (!CRD::GetSettings(*s.store)->IsModeEnabled("L3"))
     {
-        Fail(file, "the upper tier works in layer-3 mode: L3 is disabled");
+        Fail(s.At(CRD::NS, "ns", "mode L3"),
+             "the upper tier works in layer-3 mode: L3 is disabled",
+             "L3",
+             {"enable ns mode L3"});
     }
-    Ptr<AdcVirtualServer> v = TheOne<AdcVirtualServer>(file, s, NS::LB_VSERVER);
+    Ptr<AdcVirtualServer> v = TheOne<AdcVirtualServer>(s, NS::LB_VSERVER);
+    u.vserver = v->GetName();
     Ptr<AdcLbVserverForwarding> fwd = v->GetObject<AdcLbVserverForwarding>();
     if (v->GetServiceType() != "ANY" || !v->GetVip().IsV4() ||
         v->GetVip().GetIpv4() != Ipv4Address::GetAny() || v->GetPort() != 0 || !fwd ||
         fwd->mode != "MAC" || !fwd->sessionless)
     {
-        Fail(file,
+        Fail(s.At(NS::LB_VSERVER, v->GetName()),
              "lb vserver " + v->GetName() +
-                 ": the model's upper tier is 'ANY * * -m MAC "
-                 "-sessionless ENABLED' (sessionless MAC-based forwarding of all traffic)");
+                 ": the model's upper tier forwards all traffic sessionless by MAC",
+             v->GetName(),
+             {"ANY * * -m MAC -sessionless ENABLED"});
     }
     u.method = v->GetLbMethodName();
-    u.services = BoundServices(file, s, v);
+    u.services = BoundServices(s, v);
     for (const Ptr<AdcService>& svc : u.services)
     {
         if (svc->GetServiceType() != "ANY" || svc->GetPort() != 0 || !svc->GetAddress().IsV4())
         {
-            Fail(file,
+            Fail(s.At(NS::SERVICE, svc->GetName()),
                  "service " + svc->GetName() +
-                     ": the lower appliances are 'ANY *' "
-                     "services at an IPv4 address");
+                     ": the lower appliances are 'ANY *' services at an IPv4 address",
+                 svc->GetAddress().ToString() + " " + svc->GetServiceType() + " " +
+                     std::to_string(svc->GetPort()),
+                 {"<IPv4> ANY *"});
         }
         if (svc->GetUseProxyPort())
         {
             // The seed's upper tier leaves the client's source port as it came (MAC-based
             // forwarding changes only the destination MAC), which -useproxyport NO says; a
             // proxy port on the way to the lower tier would break the port-range PBR return.
-            Fail(file,
+            Fail(s.At(NS::SERVICE, svc->GetName(), "-useproxyport"),
                  "service " + svc->GetName() +
                      ": -useproxyport YES (the default) is not modelled: the upper tier keeps "
-                     "the client's source port; allowed: -useproxyport NO");
+                     "the client's source port",
+                 "YES",
+                 {"-useproxyport NO"});
         }
     }
-    u.monitor = CommonMonitor(file, u.services);
+    u.monitor = CommonMonitor(s, u.services);
     if (u.monitor && NS::GetAttribute<UintegerValue>(u.monitor, "DestinationPort") != 80)
     {
-        Fail(file,
-             "monitor " + NS::GetAttribute<StringValue>(u.monitor, "Name") +
-                 ": it probes port 80 of the lower appliances (-destPort 80)");
+        const std::string name = NS::GetAttribute<StringValue>(u.monitor, "Name");
+        Fail(s.At(NS::LB_MONITOR, name, "-destPort"),
+             "monitor " + name + ": it probes port 80 of the lower appliances",
+             std::to_string(NS::GetAttribute<UintegerValue>(u.monitor, "DestinationPort")),
+             {"-destPort 80"});
     }
     u.pbrs.resize(u.services.size());
-    for (const Ptr<AdcNsPbrConfig>& p : s.GetAll<AdcNsPbrConfig>(CRD::NS_PBR))
+    for (const Ptr<AdcNsPbrConfig>& p : s.store->GetAll<AdcNsPbrConfig>(CRD::NS_PBR))
     {
+        const AdcConfigOrigin at = s.At(CRD::NS_PBR, p->name);
         const std::string what = "ns pbr " + p->name + ": ";
         if (!p->applied || !p->enabled)
         {
-            Fail(file, what + "not applied or disabled: give 'apply ns pbrs' after it");
+            Fail(at, what + "not applied or disabled", p->name, {"'apply ns pbrs' after it"});
         }
         if (!p->allow || p->srcIp.given || p->srcPort.given || !p->destIp.given ||
             !p->destPort.given || !p->destIp.equal || !p->destPort.equal || p->protocol != "TCP" ||
             AdcNsPbrConfig::ToString(p->destIp) != "= " + kClientRange)
         {
-            Fail(file,
-                 what + "the model's PBRs are 'ALLOW -destIP = " + kClientRange +
-                     " -destPort = <range> -nextHop <lower appliance> -protocol TCP'");
+            Fail(at,
+                 what + "not of the model's PBRs",
+                 p->name,
+                 {"ALLOW -destIP = " + kClientRange +
+                  " -destPort = <range> -nextHop <lower appliance> -protocol TCP"});
         }
         bool found = false;
-        for (std::size_t j = 0; j < u.services.size(); ++j)
+        for (std::size_t j = 0; j < u.services.size() && !found; ++j)
         {
-            if (u.services[j]->GetAddress().GetIpv4() == p->nextHop && !u.pbrs[j])
-            {
-                u.pbrs[j] = p;
-                found = true;
-                break;
-            }
+            found = u.services[j]->GetAddress().GetIpv4() == p->nextHop && !u.pbrs[j];
+            u.pbrs[j] = found ? p : u.pbrs[j];
         }
         if (!found)
         {
-            Fail(file,
-                 what + "-nextHop " + Text(p->nextHop) +
-                     " is not the address of a lower appliance's service without a PBR");
+            Fail(at,
+                 what + "-nextHop is not the address of a lower appliance's service without a PBR",
+                 Text(p->nextHop));
         }
     }
     for (std::size_t j = 0; j < u.services.size(); ++j)
     {
         if (!u.pbrs[j])
         {
-            Fail(file,
-                 "no PBR leads to " + u.services[j]->GetName() +
-                     ": the origin's responses could not reach it");
+            Fail(s.At(NS::SERVICE, u.services[j]->GetName()),
+                 "no ns pbr has this service's address as -nextHop: the origin's responses "
+                 "could not reach it",
+                 u.services[j]->GetName());
         }
     }
     return u;
 }
 
 Lower
-ReadLower(const std::string& file, const AdcConfigStore& s)
+ReadLower(const Source& s)
 {
     Lower l;
-    l.file = file;
-    l.host = HostName(file, s);
-    Ptr<AdcNsSettingsConfig> ns = CRD::GetSettings(s);
+    l.src = s;
+    l.host = HostName(s);
+    Ptr<AdcNsSettingsConfig> ns = CRD::GetSettings(*s.store);
     if (!ns->crPortRange)
     {
-        Fail(file, "no 'set ns param -crPortRange': each lower appliance has its own range");
+        Fail(s.file, "no 'set ns param -crPortRange': each lower appliance has its own range");
     }
     l.range = *ns->crPortRange;
-    std::vector<Ipv4Address> mips;
-    for (const Ptr<AdcNsIpConfig>& ip : s.GetAll<AdcNsIpConfig>(CRD::NS_IP))
+    std::vector<Ptr<AdcNsIpConfig>> mips;
+    for (const Ptr<AdcNsIpConfig>& ip : s.store->GetAll<AdcNsIpConfig>(CRD::NS_IP))
     {
         if (ip->type == "MIP")
         {
-            mips.push_back(ip->address);
+            mips.push_back(ip);
         }
     }
-    if (mips.size() != 1)
+    if (mips.empty())
     {
-        Fail(file,
-             "the model's lower appliance has one MIP (add ns ip ... -type MIP); the file "
-             "has " +
-                 std::to_string(mips.size()));
+        Fail(s.file, "the model's lower appliance has one MIP (add ns ip ... -type MIP); none");
     }
-    l.mip = mips[0];
-    l.cr = TheOne<AdcCrVserverConfig>(file, s, CRD::CR_VSERVER);
+    if (mips.size() > 1)
+    {
+        Fail(s.At(CRD::NS_IP, Text(mips[1]->address)),
+             "the model's lower appliance has one MIP; the file has " + std::to_string(mips.size()),
+             Text(mips[1]->address),
+             {"one MIP (" + Text(mips[0]->address) + ")"});
+    }
+    l.mip = mips[0]->address;
+    l.cr = TheOne<AdcCrVserverConfig>(s, CRD::CR_VSERVER);
     const Ptr<AdcCrVserverConfig>& cr = l.cr;
     if (cr->serviceType != "HTTP" || cr->vip != Ipv4Address::GetAny() || cr->port != 80 ||
         cr->cacheType != "TRANSPARENT" || !cr->originUsip || !cr->usePortRange || !cr->via ||
         !cr->enabled || cr->cacheVserver.empty())
     {
-        Fail(file,
+        Fail(s.At(CRD::CR_VSERVER, cr->name),
              "cr vserver " + cr->name +
-                 ": the model's lower tier is 'HTTP * 80 -cacheType "
-                 "TRANSPARENT -originUSIP ON -usePortRange ON -via ON', enabled, bound to the "
-                 "LB vserver of the caches");
+                 ": the model's lower tier is a transparent cache redirection, enabled, bound "
+                 "to the LB vserver of the caches",
+             cr->name,
+             {"HTTP * 80 -cacheType TRANSPARENT -originUSIP ON -usePortRange ON -via ON"});
     }
-    Ptr<AdcVirtualServer> caches = s.Get<AdcVirtualServer>(NS::LB_VSERVER, cr->cacheVserver);
+    Ptr<AdcVirtualServer> caches = s.store->Get<AdcVirtualServer>(NS::LB_VSERVER, cr->cacheVserver);
+    l.vserver = caches->GetName();
     if (caches->GetServiceType() != "HTTP")
     {
-        Fail(file, "lb vserver " + caches->GetName() + ": the caches are HTTP");
+        Fail(s.At(NS::LB_VSERVER, l.vserver),
+             "lb vserver " + l.vserver + ": the caches are HTTP",
+             caches->GetServiceType(),
+             {"HTTP"});
     }
     l.method = caches->GetLbMethodName();
-    l.services = BoundServices(file, s, caches);
+    l.services = BoundServices(s, caches);
     l.header = AdcCrVserverConfig::HeaderOfSrcIpExpr(cr->srcIpExpr);
     for (const Ptr<AdcService>& svc : l.services)
     {
         if (svc->GetServiceType() != "HTTP" || svc->GetPort() != 80 || !svc->GetCip() ||
             svc->GetCipHeader() != l.header || l.header.empty())
         {
-            Fail(file,
+            Fail(s.At(NS::SERVICE, svc->GetName()),
                  "service " + svc->GetName() +
-                     ": the caches are 'HTTP 80 -cip ENABLED "
-                     "<header>' with the header -srcIPExpr reads ('" +
-                     l.header + "')");
+                     ": the caches are HTTP 80 services with -cip ENABLED and the header "
+                     "-srcIPExpr reads",
+                 svc->GetName(),
+                 {"HTTP 80 -cip ENABLED " + (l.header.empty() ? "<header>" : l.header)});
         }
     }
-    l.monitor = CommonMonitor(file, l.services);
+    l.monitor = CommonMonitor(s, l.services);
     return l;
 }
 
-/// \return the value every item gives, or AdcConfigError naming the first that differs
-template <typename T, typename F>
+/**
+ * \return the value every item gives, or AdcConfigError at the first that differs (\p at: the
+ * line of an item's setting)
+ */
+template <typename T, typename F, typename A>
 auto
-Same(const std::vector<T>& items, const std::string& what, F get)
+Same(const std::vector<T>& items, const std::string& what, F get, A at)
 {
     for (const T& item : items)
     {
         if (get(item) != get(items.front()))
         {
-            Fail(item.file,
-                 what + " differs from " + items.front().file +
-                     "'s: the topology has "
-                     "one setting for the tier");
+            Fail(at(item),
+                 what + " differs from " + at(items.front()).ToString() +
+                     ": the topology has one setting for the tier",
+                 Text(get(item)),
+                 {Text(get(items.front()))});
         }
     }
     return get(items.front());
@@ -447,12 +517,16 @@ CrdConfig::Configure(Ptr<CrdTopologyHelper> helper) const
     std::vector<Lower> lower;
     for (std::size_t i = 0; i < m_upper.size(); ++i)
     {
-        upper.push_back(ReadUpper(m_upperFiles[i], m_upper[i]->GetStore()));
+        upper.push_back(ReadUpper({m_upperFiles[i], &m_upper[i]->GetStore()}));
     }
     for (std::size_t j = 0; j < m_lower.size(); ++j)
     {
-        lower.push_back(ReadLower(m_lowerFiles[j], m_lower[j]->GetStore()));
+        lower.push_back(ReadLower({m_lowerFiles[j], &m_lower[j]->GetStore()}));
     }
+    auto monitorText = [](const auto& x) {
+        return x.monitor ? "monitor " + NS::GetAttribute<StringValue>(x.monitor, "Name")
+                         : std::string("no monitor");
+    };
     std::vector<MonitorSettings> monitors;
     if (!upper.empty())
     {
@@ -460,67 +534,113 @@ CrdConfig::Configure(Ptr<CrdTopologyHelper> helper) const
         {
             if (u.services.size() != lower.size())
             {
-                Fail(u.file,
-                     "binds " + std::to_string(u.services.size()) +
-                         " lower appliances; there are " + std::to_string(lower.size()) +
-                         " lower files");
+                Fail(u.src.At(NS::LB_VSERVER, u.vserver),
+                     "lb vserver " + u.vserver +
+                         ": the number of lower appliances bound differs "
+                         "from the number of lower files",
+                     std::to_string(u.services.size()),
+                     {std::to_string(lower.size())});
             }
         }
         helper->SetAttribute(
             "UpperBalanceMethod",
-            StringValue(Same(upper, "-lbMethod", [](const Upper& u) { return u.method; })));
-        const bool monitored =
-            Same(upper, "the monitor", [](const Upper& u) { return u.monitor != nullptr; });
-        helper->SetAttribute("MonitorLowerTier", BooleanValue(monitored));
+            StringValue(Same(
+                upper,
+                "-lbMethod",
+                [](const Upper& u) { return u.method; },
+                [](const Upper& u) { return u.src.At(NS::LB_VSERVER, u.vserver, "-lbMethod"); })));
+        const std::string monitored = Same(upper, "the monitor", monitorText, [](const Upper& u) {
+            return u.src.At(NS::SERVICE, u.services.empty() ? "" : u.services[0]->GetName());
+        });
+        helper->SetAttribute("MonitorLowerTier", BooleanValue(monitored != "no monitor"));
         for (const Upper& u : upper)
         {
             if (u.monitor)
             {
-                monitors.push_back(Settings(u.monitor));
+                monitors.push_back(Settings(u.src, u.monitor));
             }
         }
     }
+    // REQ: CRD-05: each lower appliance has its own source ports; overlaps are refused here,
+    // at the -crPortRange line, before the topology helper sees the ranges.
     std::string ranges;
-    for (const Lower& l : lower)
+    for (std::size_t j = 0; j < lower.size(); ++j)
     {
+        const Lower& l = lower[j];
+        for (std::size_t k = 0; k < j; ++k)
+        {
+            const AdcPortRange& o = lower[k].range;
+            if (l.range.first <= o.last && o.first <= l.range.last)
+            {
+                Fail(l.src.At(CRD::NS, "ns", "-crPortRange"),
+                     "-crPortRange overlaps " + lower[k].host + "'s " + o.ToString() + " (" +
+                         lower[k].src.At(CRD::NS, "ns", "-crPortRange").ToString() +
+                         "): each lower appliance needs its own source ports",
+                     l.range.ToString(),
+                     {"a range of 1024..65535 no other lower appliance has"});
+            }
+        }
         ranges += (ranges.empty() ? "" : ",") + l.range.ToString();
         if (l.monitor)
         {
-            monitors.push_back(Settings(l.monitor));
+            monitors.push_back(Settings(l.src, l.monitor));
         }
     }
+    auto cacheVserver = [](const std::string& aspect) {
+        return [aspect](const Lower& l) { return l.src.At(NS::LB_VSERVER, l.vserver, aspect); };
+    };
+    auto crVserver = [](const std::string& aspect) {
+        return [aspect](const Lower& l) { return l.src.At(CRD::CR_VSERVER, l.cr->name, aspect); };
+    };
     helper->SetAttribute("NumUpper", UintegerValue(upper.size()));
     helper->SetAttribute("NumLower", UintegerValue(lower.size()));
     helper->SetAttribute("LowerPortRanges", StringValue(ranges));
     helper->SetAttribute("NumCaches",
-                         UintegerValue(Same(lower, "the number of caches", [](const Lower& l) {
-                             return l.services.size();
-                         })));
-    helper->SetAttribute(
-        "CacheLbMethod",
-        StringValue(Same(lower, "the caches' -lbMethod", [](const Lower& l) { return l.method; })));
+                         UintegerValue(Same(
+                             lower,
+                             "the number of caches",
+                             [](const Lower& l) { return l.services.size(); },
+                             cacheVserver(""))));
+    helper->SetAttribute("CacheLbMethod",
+                         StringValue(Same(
+                             lower,
+                             "the caches' -lbMethod",
+                             [](const Lower& l) { return l.method; },
+                             cacheVserver("-lbMethod"))));
     helper->SetAttribute(
         "ServerConnectionReuse",
-        BooleanValue(Same(lower, "-reuse", [](const Lower& l) { return l.cr->reuse; })));
-    const std::string redirect =
-        Same(lower, "-redirect", [](const Lower& l) { return l.cr->redirect; });
+        BooleanValue(Same(
+                         lower,
+                         "-reuse",
+                         [](const Lower& l) { return std::string(l.cr->reuse ? "ON" : "OFF"); },
+                         crVserver("-reuse")) == std::string("ON")));
+    const std::string redirect = Same(
+        lower,
+        "-redirect",
+        [](const Lower& l) { return l.cr->redirect; },
+        crVserver("-redirect"));
     if (redirect != "POLICY")
     {
         helper->SetAttribute("CacheableRule",
                              EnumValue(redirect == "CACHE" ? CrdLowerTierAppliance::ALL
                                                            : CrdLowerTierAppliance::NONE));
     }
-    helper->SetAttribute("MonitorCaches",
-                         BooleanValue(Same(lower, "the monitor", [](const Lower& l) {
-                             return l.monitor != nullptr;
-                         })));
+    const std::string cachesMonitored = Same(lower, "the monitor", monitorText, [](const Lower& l) {
+        return l.src.At(NS::SERVICE, l.services.empty() ? "" : l.services[0]->GetName());
+    });
+    helper->SetAttribute("MonitorCaches", BooleanValue(cachesMonitored != "no monitor"));
     for (const MonitorSettings& m : monitors)
     {
         if (m.interval != monitors[0].interval || m.timeout != monitors[0].timeout ||
             m.retries != monitors[0].retries)
         {
-            throw AdcConfigError("CrdConfig: the monitors' -interval, -resptimeout and -retries "
-                                 "differ between files: the topology has one set");
+            Fail(m.at,
+                 "the monitors' -interval, -resptimeout and -retries differ from those of " +
+                     monitors[0].at.ToString() + ": the topology has one set",
+                 NS::FormatTime(m.interval) + " " + NS::FormatTime(m.timeout) + " " +
+                     std::to_string(m.retries),
+                 {NS::FormatTime(monitors[0].interval) + " " + NS::FormatTime(monitors[0].timeout) +
+                  " " + std::to_string(monitors[0].retries)});
         }
     }
     if (!monitors.empty())
@@ -534,31 +654,32 @@ CrdConfig::Configure(Ptr<CrdTopologyHelper> helper) const
 void
 CrdConfig::Install(const CrdTopology& t) const
 {
-    auto mismatch = [](const std::string& file,
+    auto mismatch = [](const AdcConfigOrigin& at,
                        const std::string& what,
                        const std::string& given,
                        const std::string& built) {
         if (given != built)
         {
-            Fail(file, what + " is " + given + "; the topology's is " + built);
+            Fail(at, what + " is not the topology's", given, {built});
         }
     };
     for (std::size_t i = 0; i < m_upper.size(); ++i)
     {
-        const Upper u = ReadUpper(m_upperFiles[i], m_upper[i]->GetStore());
-        mismatch(u.file, "the host name", u.host, t.upperNames[i]);
+        const Upper u = ReadUpper({m_upperFiles[i], &m_upper[i]->GetStore()});
+        mismatch(u.src.At(CRD::NS, "ns", "hostName"), "the host name", u.host, t.upperNames[i]);
         for (std::size_t j = 0; j < u.services.size(); ++j)
         {
             const Ptr<AdcService>& built = t.lowerTierServices[i][j];
-            mismatch(u.file,
+            const std::string name = u.services[j]->GetName();
+            mismatch(u.src.At(NS::LB_VSERVER, u.vserver, "bind " + name),
                      "service #" + std::to_string(j + 1) + "'s name",
-                     u.services[j]->GetName(),
+                     name,
                      built->GetName());
-            mismatch(u.file,
-                     "service " + built->GetName() + "'s address",
+            mismatch(u.src.At(NS::SERVICE, name),
+                     "service " + name + "'s address",
                      u.services[j]->GetAddress().ToString(),
                      built->GetAddress().ToString());
-            mismatch(u.file,
+            mismatch(u.src.At(CRD::NS_PBR, u.pbrs[j]->name),
                      "ns pbr " + u.pbrs[j]->name + "'s -destPort",
                      u.pbrs[j]->destPort.range.ToString(),
                      t.lowerRanges[j].ToString());
@@ -566,17 +687,18 @@ CrdConfig::Install(const CrdTopology& t) const
     }
     for (std::size_t j = 0; j < m_lower.size(); ++j)
     {
-        const Lower l = ReadLower(m_lowerFiles[j], m_lower[j]->GetStore());
-        mismatch(l.file, "the host name", l.host, t.lowerNames[j]);
-        mismatch(l.file, "the MIP", Text(l.mip), Text(t.lowerMips[j]));
+        const Lower l = ReadLower({m_lowerFiles[j], &m_lower[j]->GetStore()});
+        mismatch(l.src.At(CRD::NS, "ns", "hostName"), "the host name", l.host, t.lowerNames[j]);
+        mismatch(l.src.At(CRD::NS_IP, Text(l.mip)), "the MIP", Text(l.mip), Text(t.lowerMips[j]));
         for (std::size_t c = 0; c < l.services.size(); ++c)
         {
-            mismatch(l.file,
+            const std::string name = l.services[c]->GetName();
+            mismatch(l.src.At(NS::LB_VSERVER, l.vserver, "bind " + name),
                      "cache service #" + std::to_string(c + 1) + "'s name",
-                     l.services[c]->GetName(),
+                     name,
                      t.cacheNames[c]);
-            mismatch(l.file,
-                     "service " + t.cacheNames[c] + "'s address",
+            mismatch(l.src.At(NS::SERVICE, name),
+                     "service " + name + "'s address",
                      l.services[c]->GetAddress().ToString(),
                      Text(t.cacheAddresses[c]));
         }

@@ -45,7 +45,8 @@ namespace ns3
  * Configure sets the topology helper's attributes from the files; Build builds and then
  * checks every address, name and range the files give against the topology (the address plan
  * is CrdRoutePlan's), so a file that does not describe the built network is an
- * AdcConfigError naming the file, the object and both values. What the files may say that the
+ * AdcConfigFileError naming the file and line of the command to edit (the file alone for what
+ * it lacks), the object and both values. What the files may say that the
  * model does not do (another cacheType, -originUSIP OFF, a PBR of another shape, ...) is an
  * AdcConfigError too, never ignored.
  */

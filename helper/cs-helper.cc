@@ -5,9 +5,11 @@
 #include "cs-helper.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-config-reader.h"
 #include "ns3/adc-netscaler-commands.h"
 #include "ns3/adc-netscaler-cs-commands.h"
 #include "ns3/adc-netscaler-cs-policy-commands.h"
+#include "ns3/adc-text.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -19,15 +21,22 @@ namespace ns3
 namespace
 {
 
-/// \return the LB virtual server \p name of \p store \throws AdcConfigError when absent
+using CS = AdcNetScalerCsCommands;
+
+/**
+ * \return the LB virtual server \p name of \p store
+ * \throws AdcConfigError at \p origin (the binding that names it) when absent
+ */
 Ptr<AdcVirtualServer>
-LbVserver(const AdcConfigStore& store, const std::string& cs, const std::string& name)
+LbVserver(const AdcConfigStore& store, const std::string& name, const AdcConfigOrigin& origin)
 {
     Ptr<AdcVirtualServer> lb = store.Get<AdcVirtualServer>(AdcNetScalerCommands::LB_VSERVER, name);
     if (!lb)
     {
-        throw AdcConfigError("CS vserver '" + cs + "': LB vserver '" + name +
-                             "' is not in the configuration");
+        AdcConfigFileError::Fail(origin,
+                                 "lb vserver is not in the configuration (removed since?)",
+                                 name,
+                                 store.GetNames(AdcNetScalerCommands::LB_VSERVER));
     }
     return lb;
 }
@@ -46,7 +55,8 @@ CsHelper::Install(Ptr<Node> node, const AdcConfigStore& store, const std::string
         {
             known += (known.empty() ? "" : ", ") + n;
         }
-        throw AdcConfigError("CS vserver '" + csVserver + "' is not in the configuration; " +
+        throw AdcConfigError("CS vserver '" + AdcText::Printable(csVserver) +
+                             "' is not in the configuration; " +
                              (known.empty() ? "it defines none" : "it defines " + known));
     }
     Ptr<CsVirtualServer> cs = CreateObject<CsVirtualServer>();
@@ -66,7 +76,8 @@ CsHelper::Sync(Ptr<CsVirtualServer> cs, const AdcConfigStore& store)
         store.Get<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER, name);
     if (!config)
     {
-        throw AdcConfigError("CS vserver '" + name + "' is not in the configuration");
+        throw AdcConfigError("CS vserver '" + AdcText::Printable(name) +
+                             "' is not in the configuration");
     }
     const std::vector<AdcCsVserverConfig::PolicyBinding>& wanted = config->GetPolicyBindings();
     // Policies bound with the same priority and target stay (their trace sinks with them) and
@@ -101,24 +112,31 @@ CsHelper::Sync(Ptr<CsVirtualServer> cs, const AdcConfigStore& store)
         {
             continue;
         }
+        // The binding's line: what a refusal of it (a priority taken, a target gone) is about.
+        const AdcConfigOrigin at = store.GetOrigin(CS::CS_VSERVER, name, "bind " + b.policy);
         Ptr<AdcCsPolicyConfig> pc =
             store.Get<AdcCsPolicyConfig>(AdcNetScalerCsCommands::CS_POLICY, b.policy);
         if (!pc)
         {
-            throw AdcConfigError("CS vserver '" + name + "': policy '" + b.policy +
-                                 "' is not in the configuration");
+            AdcConfigFileError::Fail(at,
+                                     "cs vserver " + name +
+                                         ": the bound cs policy is not in the configuration",
+                                     b.policy,
+                                     store.GetNames(CS::CS_POLICY));
         }
         Ptr<CsPolicy> policy = CreateObject<CsPolicy>();
         policy->SetAttribute("Name", StringValue(b.policy));
         policy->SetAttribute("Priority", UintegerValue(b.priority));
         policy->SetRule(pc->GetRule());
-        cs->BindPolicy(policy, LbVserver(store, name, b.target));
+        Ptr<AdcVirtualServer> target = LbVserver(store, b.target, at);
+        AdcConfigFileError::At(at, [&] { cs->BindPolicy(policy, target); });
     }
     const std::string& def = config->GetDefaultLbVserver();
     Ptr<AdcVirtualServer> current = cs->GetDefaultLbVserver();
     if (!current || current->GetName() != def)
     {
-        cs->SetDefaultLbVserver(def.empty() ? nullptr : LbVserver(store, name, def));
+        const AdcConfigOrigin at = store.GetOrigin(CS::CS_VSERVER, name, "-lbvserver");
+        cs->SetDefaultLbVserver(def.empty() ? nullptr : LbVserver(store, def, at));
     }
 }
 

@@ -188,19 +188,24 @@ GslbSiteApps::Install(Ptr<Node> node)
 
     // The RTT tolerance: the seed's `set gslb vserver <name> -lbMethod RTT -tolerance <ms>`.
     bool usesRtt = false;
+    std::string first; // the first RTT vserver
     for (const Ptr<GslbVserverConfig>& v : vservers)
     {
         if (v->GetLbMethod() == "RTT")
         {
             if (usesRtt && v->GetToleranceMs() != m_toleranceMs)
             {
-                throw AdcConfigError(m_file + ": GSLB vserver " + v->GetName() + ": -tolerance " +
-                                     std::to_string(v->GetToleranceMs()) +
-                                     " differs from another RTT vserver's " +
-                                     std::to_string(m_toleranceMs) +
-                                     ": the site keeps one RTT database, so one tolerance");
+                const AdcConfigOrigin other = store.GetOrigin(G::GSLB_VSERVER, first, "-tolerance");
+                AdcConfigFileError::Fail(
+                    store.GetOrigin(G::GSLB_VSERVER, v->GetName(), "-tolerance"),
+                    "gslb vserver " + v->GetName() + ": -tolerance differs from gslb vserver " +
+                        first + "'s (" + other.ToString() +
+                        "): the site keeps one RTT database, so one tolerance",
+                    std::to_string(v->GetToleranceMs()),
+                    {std::to_string(m_toleranceMs)});
             }
             usesRtt = true;
+            first = first.empty() ? v->GetName() : first;
             m_toleranceMs = v->GetToleranceMs();
         }
     }
@@ -213,7 +218,10 @@ GslbSiteApps::Install(Ptr<Node> node)
     m_adns = CreateObject<GslbAdns>();
     for (const Ptr<GslbVserverConfig>& v : vservers)
     {
-        Ptr<AdcVirtualServer> vs = v->GetVirtualServer();
+        Ptr<AdcVirtualServer> vs;
+        // A method the configuration names but this program does not link (GetVirtualServer).
+        AdcConfigFileError::At(store.GetOrigin(G::GSLB_VSERVER, v->GetName(), "-lbMethod"),
+                               [&] { vs = v->GetVirtualServer(); });
         if (Ptr<GslbRttLb> rtt = DynamicCast<GslbRttLb>(vs->GetLbMethod()))
         {
             rtt->SetDatabase(m_db);
@@ -372,6 +380,21 @@ GslbHelper::InstallFromFile(Ptr<Node> node, const std::string& path) const
     Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
     apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
     AdcNetScalerGslbCommands::ReadFile(*apps->m_reader, path);
+    apps->m_file = path;
+    apps->Install(node);
+    return apps;
+}
+
+Ptr<GslbSiteApps>
+GslbHelper::InstallFromFile(Ptr<Node> node,
+                            const std::string& path,
+                            const std::string& commands,
+                            const std::string& source) const
+{
+    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
+    apps->m_reader->ReadFile(path);
+    apps->m_reader->ReadCommands(commands, source);
     apps->m_file = path;
     apps->Install(node);
     return apps;

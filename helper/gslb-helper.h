@@ -135,6 +135,19 @@ class GslbHelper
     Ptr<GslbSiteApps> InstallFromFile(Ptr<Node> node, const std::string& path) const;
 
     /**
+     * \brief The file, then commands a program adds (e.g. the LB method of a run), read as
+     * their own source: the user's file is not edited, and an error in the added commands
+     * names \p source, not a line past the file's end (AdcConfigReader::ReadCommands).
+     * \param node the appliance \param path its ns.conf
+     * \param commands the added lines \param source what added them, e.g. "gslb-rtt --methods"
+     * \return its applications
+     */
+    Ptr<GslbSiteApps> InstallFromFile(Ptr<Node> node,
+                                      const std::string& path,
+                                      const std::string& commands,
+                                      const std::string& source) const;
+
+    /**
      * \param node the appliance \param text its configuration \param name the name errors give
      * \return its applications
      */

@@ -319,8 +319,8 @@ IlbHelper::ParseAddress(const std::string& text, bool v6, const std::string& set
     uint8_t buf[16];
     if (inet_pton(v6 ? AF_INET6 : AF_INET, text.c_str(), buf) != 1)
     {
-        throw AdcConfigError("IlbHelper: " + setting + " '" + text + "' is not an " +
-                             (v6 ? "IPv6" : "IPv4") + " address");
+        throw AdcConfigError("IlbHelper: " + setting + " '" + AdcText::Printable(text) +
+                             "' is not an " + (v6 ? "IPv6" : "IPv4") + " address");
     }
     if (v6)
     {
@@ -352,7 +352,7 @@ IlbHelper::ParseAddressRange(const std::string& text, bool v6, const std::string
     const AdcIpAddress last = ParseAddress(lastText, v6, setting);
     if (!NotAfter(first, last))
     {
-        throw AdcConfigError("IlbHelper: " + setting + " '" + text +
+        throw AdcConfigError("IlbHelper: " + setting + " '" + AdcText::Printable(text) +
                              "' is empty: its first address comes after its last");
     }
     return {first, last};

@@ -132,6 +132,34 @@ IlbadmHelper::Configured(const std::string& rule) const
 void
 IlbadmHelper::Add(Ptr<AdcIlbadmRule> rule)
 {
+    // What the appliance refuses (a proxy-src range too wide, a VIP that is a server, ...) is
+    // about the rule's create-rule line.
+    const AdcConfigOrigin origin = m_store->GetOrigin(ILB::RULE, rule->rule.name);
+    try
+    {
+        AddRule(rule);
+    }
+    catch (const AdcConfigFileError&)
+    {
+        throw;
+    }
+    catch (const AdcConfigError& e)
+    {
+        const IlbRule& r = rule->rule;
+        const std::string what = e.what();
+        // The model says "NAT range"; the file says proxy-src.
+        const std::string setting =
+            r.topology == IlbRule::FULL_NAT && what.find("NAT ") != std::string::npos
+                ? "proxy-src=" + r.natSourceFirst.ToString() + "-" + r.natSourceLast.ToString() +
+                      ": "
+                : "";
+        AdcConfigFileError::Fail(origin, "rule " + r.name + ": " + setting + what);
+    }
+}
+
+void
+IlbadmHelper::AddRule(Ptr<AdcIlbadmRule> rule)
+{
     IlbRule r = rule->GetRule();
     Installed in;
     for (IlbServer& s : r.servers)
@@ -155,8 +183,9 @@ IlbadmHelper::Add(Ptr<AdcIlbadmRule> rule)
             m_store->Get<AdcIlbadmHealthCheck>(ILB::HEALTH_CHECK, rule->healthCheck);
         if (!hc)
         {
-            throw AdcConfigError("IlbadmHelper: rule '" + r.name + "': health check '" +
-                                 rule->healthCheck + "' is not in the configuration");
+            throw AdcConfigError("the health check (-h hc-name=) is not in the configuration "
+                                 "(deleted since?): '" +
+                                 rule->healthCheck + "'");
         }
         Ptr<AdcHealthMonitor> m = hc->CreateMonitor();
         if (rule->hcPort != "ANY")
@@ -205,11 +234,15 @@ IlbadmHelper::Sync()
             const auto& ids = it->second.serverIds;
             if (std::find(ids.begin(), ids.end(), s.name) == ids.end())
             {
-                throw AdcConfigError(
-                    "IlbadmHelper: rule '" + rule->rule.name + "': server '" + s.name +
-                    "' joined server group '" + rule->group->name +
-                    "' after the rule went on the ILB; the model cannot add a back-end to a "
-                    "rule: allowed add-server before the rule is first enabled");
+                AdcConfigFileError::Fail(
+                    m_store->GetOrigin(ILB::SERVER_GROUP, rule->group->name, "server " + s.name),
+                    AdcConfigFileError::Describe("server " + s.address.ToString() +
+                                                     " joined server group " + rule->group->name +
+                                                     " after rule " + rule->rule.name +
+                                                     " went on the ILB; the model cannot add a "
+                                                     "back-end to a rule",
+                                                 s.name) +
+                        "; allowed add-server before the rule is first enabled");
             }
         }
     }
@@ -245,16 +278,11 @@ IlbadmHelper::ScheduleLines(Time at,
         throw AdcConfigError("IlbadmHelper::ScheduleLines: the reader's store is not the one "
                              "installed");
     }
+    // An error leaves Simulator::Run as the reader's AdcConfigFileError (file, line, word),
+    // which the program reports like any configuration error (no abort).
     Simulator::Schedule(at - Simulator::Now(), [this, &reader, lines, name]() {
-        try
-        {
-            reader.ReadString(lines, name);
-            Sync();
-        }
-        catch (const AdcConfigError& e)
-        {
-            NS_FATAL_ERROR("ilbadm at " << Simulator::Now().As(Time::S) << ": " << e.what());
-        }
+        reader.ReadString(lines, name);
+        Sync();
     });
 }
 

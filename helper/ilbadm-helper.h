@@ -87,7 +87,8 @@ class IlbadmHelper : public Object
 
     /**
      * \brief At \p at, read \p lines (ilbadm) with \p reader (whose store was installed) and
-     * Sync. An error stops the simulation with the reader's message (file, line, word).
+     * Sync. An error ends Simulator::Run with the reader's AdcConfigFileError (file, line,
+     * word), for the program to report as it reports configuration errors.
      * \param at the simulated time
      * \param reader the reader whose store Install was given
      * \param lines ilbadm lines
@@ -186,8 +187,11 @@ class IlbadmHelper : public Object
 
     /// \param rule a stored rule \return the configured rule, or null when deleted
     Ptr<AdcIlbadmRule> Configured(const std::string& rule) const;
-    /// Add \p rule to the appliance (and its health check).
+    /// Add \p rule to the appliance (and its health check); what the appliance refuses is an
+    /// AdcConfigFileError at the rule's create-rule line.
     void Add(Ptr<AdcIlbadmRule> rule);
+    /// Add's work. \param rule the rule
+    void AddRule(Ptr<AdcIlbadmRule> rule);
     /// Trace sinks. \param rule rule name ...
     void OnRewrite(const std::string& rule,
                    const std::string& direction,

@@ -10,6 +10,7 @@
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-ecmp-routing6.h"
+#include "ns3/adc-text.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -702,7 +703,8 @@ SlbTopologyHelper::SetLinkUp(const SlbTopology& topology, const std::string& lin
     auto it = topology.links.find(link);
     if (it == topology.links.end())
     {
-        throw AdcConfigError("SlbTopologyHelper link '" + link + "': no such link");
+        throw AdcConfigError("SlbTopologyHelper link '" + AdcText::Printable(link) +
+                             "': no such link");
     }
     for (uint32_t k = 0; k < it->second.GetN(); ++k)
     {

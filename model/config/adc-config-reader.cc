@@ -54,25 +54,104 @@ Usage(const AdcConfigCommandSpec& spec)
 // ---------------------------------------------------------------------------------------------
 // AdcConfigFileError
 
+namespace
+{
+
+/// A blank-free run longer than this in a message is a value that escaped Printable: cut it.
+constexpr std::size_t kLongRun = 1000;
+
+/// \return "FILE:LINE: " (or "FILE: "), then "<command>: " when known
+std::string
+Prefix(const AdcConfigOrigin& origin)
+{
+    const std::string where = origin.ToString();
+    return (where.empty() ? "" : where + ": ") +
+           (origin.command.empty() ? "" : origin.command + ": ");
+}
+
+} // namespace
+
+std::string
+AdcConfigFileError::Sanitize(const std::string& message)
+{
+    std::string out;
+    std::size_t i = 0;
+    while (i < message.size())
+    {
+        const std::size_t end = std::min(message.find(' ', i), message.size());
+        const std::string run = message.substr(i, end - i);
+        out += run.size() > kLongRun ? AdcText::Printable(run) : AdcText::Escape(run);
+        if (end < message.size())
+        {
+            out += ' ';
+        }
+        i = end + 1;
+    }
+    return out;
+}
+
 AdcConfigFileError::AdcConfigFileError(const std::string& file,
                                        uint32_t line,
                                        const std::string& message)
-    : AdcConfigError(file + ":" + std::to_string(line) + ": " + message),
-      m_file(file),
-      m_line(line)
+    : AdcConfigFileError(AdcConfigOrigin{file, line, ""}, message)
+{
+}
+
+AdcConfigFileError::AdcConfigFileError(const AdcConfigOrigin& origin, const std::string& message)
+    : AdcConfigError(Sanitize(Prefix(origin) + message)),
+      m_origin(origin)
 {
 }
 
 const std::string&
 AdcConfigFileError::GetFile() const
 {
-    return m_file;
+    return m_origin.file;
 }
 
 uint32_t
 AdcConfigFileError::GetLine() const
 {
-    return m_line;
+    return m_origin.line;
+}
+
+const AdcConfigOrigin&
+AdcConfigFileError::GetOrigin() const
+{
+    return m_origin;
+}
+
+std::string
+AdcConfigFileError::Describe(const std::string& what,
+                             const std::string& word,
+                             const std::vector<std::string>& allowed)
+{
+    std::string message = what + ": word '" + AdcText::Printable(word) + "'";
+    if (!allowed.empty())
+    {
+        // Allowed values are the model's words and names already checked (not cut here).
+        message += "; allowed values are " + AdcConfigError::JoinAllowed(allowed);
+    }
+    return message;
+}
+
+void
+AdcConfigFileError::Fail(const AdcConfigOrigin& origin,
+                         const std::string& what,
+                         const std::string& word,
+                         const std::vector<std::string>& allowed)
+{
+    Fail(origin, Describe(what, word, allowed));
+}
+
+void
+AdcConfigFileError::Fail(const AdcConfigOrigin& origin, const std::string& what)
+{
+    if (!origin.IsKnown())
+    {
+        throw AdcConfigError(Sanitize(Prefix(origin) + what));
+    }
+    throw AdcConfigFileError(origin, what);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,23 +310,41 @@ AdcConfigCommand::GetStore() const
     return m_store;
 }
 
+AdcConfigOrigin
+AdcConfigCommand::GetOrigin() const
+{
+    return AdcConfigOrigin{m_file, m_line, m_spec.path};
+}
+
+void
+AdcConfigCommand::NoteOrigin(const std::string& kind,
+                             const std::string& name,
+                             const std::string& aspect) const
+{
+    m_store.SetOrigin(kind, name, aspect, GetOrigin());
+}
+
+void
+AdcConfigCommand::NoteParameters(const std::string& kind, const std::string& name) const
+{
+    for (const auto& [parameter, values] : m_values)
+    {
+        NoteOrigin(kind, name, parameter);
+    }
+}
+
 void
 AdcConfigCommand::Fail(const std::string& what,
                        const std::string& word,
                        const std::vector<std::string>& allowed) const
 {
-    std::string message = m_spec.path + ": " + what + ": word '" + word + "'";
-    if (!allowed.empty())
-    {
-        message += "; allowed values are " + AdcConfigError::JoinAllowed(allowed);
-    }
-    throw AdcConfigFileError(m_file, m_line, message);
+    throw AdcConfigFileError(GetOrigin(), AdcConfigFileError::Describe(what, word, allowed));
 }
 
 void
 AdcConfigCommand::Fail(const std::string& what) const
 {
-    throw AdcConfigFileError(m_file, m_line, m_spec.path + ": " + what);
+    throw AdcConfigFileError(GetOrigin(), what);
 }
 
 std::string
@@ -360,11 +457,12 @@ AdcConfigReader::Split(const std::string& text, const std::string& file, uint32_
         }
         if (i >= text.size())
         {
-            throw AdcConfigFileError(file,
-                                     line,
-                                     "unterminated quote: word '" + text.substr(start) +
-                                         "'; allowed values are words closed by " +
-                                         std::string(1, c));
+            throw AdcConfigFileError(
+                file,
+                line,
+                AdcConfigFileError::Describe("unterminated quote",
+                                             text.substr(start),
+                                             {"words closed by " + std::string(1, c)}));
         }
     }
     if (inWord)
@@ -373,10 +471,11 @@ AdcConfigReader::Split(const std::string& text, const std::string& file, uint32_
     }
     if (words.size() > syntax.maxWords)
     {
-        throw AdcConfigFileError(file,
-                                 line,
-                                 "too many words: word '" + words[syntax.maxWords].text +
-                                     "'; allowed at most " + std::to_string(syntax.maxWords));
+        throw AdcConfigFileError(
+            file,
+            line,
+            AdcConfigFileError::Describe("too many words", words[syntax.maxWords].text) +
+                "; allowed at most " + std::to_string(syntax.maxWords));
     }
     return words;
 }
@@ -426,9 +525,10 @@ AdcConfigReader::Execute(const std::vector<AdcConfigCommand::Word>& words,
         throw AdcConfigFileError(
             file,
             line,
-            std::string(longest < words.size() ? "unknown command" : "incomplete command") +
-                ": word '" + (longest < words.size() ? words[longest].text : "") +
-                "'; allowed values are " + AdcConfigError::JoinAllowed(next));
+            AdcConfigFileError::Describe(longest < words.size() ? "unknown command"
+                                                                : "incomplete command",
+                                         longest < words.size() ? words[longest].text : "",
+                                         next));
     }
 
     AdcConfigCommand cmd(*spec, m_store, file, line, &m_language);
@@ -477,11 +577,37 @@ AdcConfigReader::Execute(const std::vector<AdcConfigCommand::Word>& words,
         cmd.Fail("missing " + spec->operands.at(cmd.m_operands.size()) +
                  " (usage: " + Usage(*spec) + ")");
     }
+
+    // Objects the handler adds keep this command as their origin.
+    struct CurrentOrigin
+    {
+        AdcConfigStore& store;  //!< the store
+        AdcConfigOrigin before; //!< what to restore
+
+        ~CurrentOrigin()
+        {
+            store.SetCurrentOrigin(before);
+        }
+    } current{m_store, m_store.GetCurrentOrigin()};
+
+    m_store.SetCurrentOrigin(cmd.GetOrigin());
     cmd.Check([&] { spec->handler(cmd); });
 }
 
 void
 AdcConfigReader::ReadString(const std::string& text, const std::string& name)
+{
+    Read(text, name, true);
+}
+
+void
+AdcConfigReader::ReadCommands(const std::string& text, const std::string& source)
+{
+    Read(text, source, false);
+}
+
+void
+AdcConfigReader::Read(const std::string& text, const std::string& name, bool numbered)
 {
     const AdcConfigLanguage::Syntax& syntax = m_language.GetSyntax();
     std::istringstream in(text);
@@ -515,19 +641,21 @@ AdcConfigReader::ReadString(const std::string& text, const std::string& name)
         {
             continue;
         }
-        const std::vector<AdcConfigCommand::Word> words = Split(logical, name, first);
+        const uint32_t at = numbered ? first : 0;
+        const std::vector<AdcConfigCommand::Word> words = Split(logical, name, at);
         logical.clear();
         if (!words.empty())
         {
-            Execute(words, name, first);
+            Execute(words, name, at);
         }
     }
     if (!logical.empty())
     {
-        const std::vector<AdcConfigCommand::Word> words = Split(logical, name, first);
+        const uint32_t at = numbered ? first : 0;
+        const std::vector<AdcConfigCommand::Word> words = Split(logical, name, at);
         if (!words.empty())
         {
-            Execute(words, name, first);
+            Execute(words, name, at);
         }
     }
 }
@@ -538,7 +666,7 @@ AdcConfigReader::ReadFile(const std::string& path)
     std::ifstream in(path);
     if (!in)
     {
-        throw AdcConfigError("AdcConfigReader: cannot read file '" + path + "'");
+        throw AdcConfigError("AdcConfigReader: cannot read file '" + AdcText::Escape(path) + "'");
     }
     std::ostringstream text;
     text << in.rdbuf();

@@ -29,25 +29,94 @@ namespace ns3
  * \ingroup adc
  * \brief A configuration error at a line of a file: "FILE:LINE: <command>: <what>: word 'X';
  * allowed values are A, B". Still an AdcConfigError, so callers catch one type.
+ *
+ * The same form serves errors found while reading (AdcConfigCommand::Fail) and checks made
+ * after reading (a helper, a model refusing what a command set up), which name the origin of
+ * the command that caused them (AdcConfigStore::GetOrigin). Every message is printable: words
+ * are shown with AdcText::Printable (escaped, long ones cut), and the whole message is escaped.
  */
 class AdcConfigFileError : public AdcConfigError
 {
   public:
     /**
      * \param file the file (or the name given to a string)
-     * \param line the line, from 1
+     * \param line the line, from 1 (0: the text has no lines; the message then names the file
+     *        alone)
      * \param message the rest of the message
      */
     AdcConfigFileError(const std::string& file, uint32_t line, const std::string& message);
+
+    /**
+     * \param origin the command's origin
+     * \param message what is wrong; the origin's command words are put before it
+     */
+    AdcConfigFileError(const AdcConfigOrigin& origin, const std::string& message);
 
     /// \return the file
     const std::string& GetFile() const;
     /// \return the line (of the command's first line when it continues over several)
     uint32_t GetLine() const;
+    /// \return the file, line and command words
+    const AdcConfigOrigin& GetOrigin() const;
+
+    /**
+     * \brief The text after "<command>: ": "<what>: word 'W'; allowed values are A, B".
+     * \param what what is wrong \param word the word that is (AdcText::Printable)
+     * \param allowed the values allowed (none: the clause is left out; shown whole, escaped
+     *        with the message)
+     * \return the text
+     */
+    static std::string Describe(const std::string& what,
+                                const std::string& word,
+                                const std::vector<std::string>& allowed = {});
+
+    /**
+     * \brief Fail at \p origin: "FILE:LINE: <command>: <what>: word 'W'; allowed values are A, B".
+     * An origin that is not known (an object a program made, not a file) gives an
+     * AdcConfigError with the same text without the location.
+     * \param origin where \param what what is wrong \param word the word that is
+     * \param allowed the values allowed
+     */
+    [[noreturn]] static void Fail(const AdcConfigOrigin& origin,
+                                  const std::string& what,
+                                  const std::string& word,
+                                  const std::vector<std::string>& allowed = {});
+
+    /// \param origin where \param what what is wrong (no word) \throws as Fail above
+    [[noreturn]] static void Fail(const AdcConfigOrigin& origin, const std::string& what);
+
+    /**
+     * \brief Run a check made after reading, and report its AdcConfigError at \p origin (an
+     * AdcConfigFileError passes as it is: it names its own line).
+     * \param origin the command the check is about
+     * \param f the check
+     */
+    template <typename F>
+    static void At(const AdcConfigOrigin& origin, F f)
+    {
+        try
+        {
+            f();
+        }
+        catch (const AdcConfigFileError&)
+        {
+            throw;
+        }
+        catch (const AdcConfigError& e)
+        {
+            Fail(origin, e.what());
+        }
+    }
+
+    /**
+     * \param message a message
+     * \return it printable: AdcText::Escape, and blank-free runs longer than a whole word
+     * should be cut as AdcText::Printable does (a value that reached a message uncut)
+     */
+    static std::string Sanitize(const std::string& message);
 
   private:
-    std::string m_file; //!< file
-    uint32_t m_line;    //!< line
+    AdcConfigOrigin m_origin; //!< where
 };
 
 /**
@@ -194,6 +263,25 @@ class AdcConfigCommand
     /// \return the store
     AdcConfigStore& GetStore() const;
 
+    /// \return this command's file, line and words
+    AdcConfigOrigin GetOrigin() const;
+
+    /**
+     * \brief Note this command as where \p aspect of an object was last set (a parameter, a
+     * binding), for checks made after reading (AdcConfigStore::SetOrigin).
+     * \param kind the object's kind \param name its name \param aspect e.g. "-lbMethod"
+     */
+    void NoteOrigin(const std::string& kind,
+                    const std::string& name,
+                    const std::string& aspect) const;
+
+    /**
+     * \brief NoteOrigin for every parameter this command gives (aspect: the parameter's name
+     * as the spec spells it).
+     * \param kind the object's kind \param name its name
+     */
+    void NoteParameters(const std::string& kind, const std::string& name) const;
+
     /**
      * \param kind a kind \param name an object's name
      * \return its users that the language's finders know of (AdcConfigLanguage::GetUsers)
@@ -308,6 +396,14 @@ class AdcConfigReader
      */
     void ReadString(const std::string& text, const std::string& name = "<string>");
 
+    /**
+     * \brief Read lines a program makes (not a file a user wrote): errors and origins name
+     * \p source and no line, e.g. "cs-canary --modes SOURCEIP: set cs vserver: ...".
+     * \param text lines of the language
+     * \param source what made them (a program and its options)
+     */
+    void ReadCommands(const std::string& text, const std::string& source);
+
     /// \param path a file of lines of the language (AdcConfigError when it cannot be read)
     void ReadFile(const std::string& path);
 
@@ -318,6 +414,12 @@ class AdcConfigReader
     std::string Show() const;
 
   private:
+    /**
+     * \param text lines \param name the name errors give them
+     * \param numbered whether errors give line numbers (false: ReadCommands)
+     */
+    void Read(const std::string& text, const std::string& name, bool numbered);
+
     /// \param words a command's words \param file its file \param line its first line
     void Execute(const std::vector<AdcConfigCommand::Word>& words,
                  const std::string& file,

@@ -10,6 +10,8 @@
 #include <boost/multi_index/sequenced_index.hpp>
 #include <boost/multi_index_container.hpp>
 #include <boost/tuple/tuple.hpp>
+#include <map>
+#include <tuple>
 
 namespace ns3
 {
@@ -20,9 +22,10 @@ namespace
 /// One object of the store.
 struct Entry
 {
-    std::string kind;   //!< its kind
-    std::string name;   //!< its name
-    Ptr<Object> object; //!< the object
+    std::string kind;       //!< its kind
+    std::string name;       //!< its name
+    Ptr<Object> object;     //!< the object
+    AdcConfigOrigin origin; //!< the command that added it
 };
 
 namespace mi = boost::multi_index;
@@ -41,7 +44,21 @@ using Table = mi::multi_index_container<
 /// The store's table.
 struct AdcConfigStore::Impl
 {
-    Table table; //!< every object
+    Table table;             //!< every object
+    AdcConfigOrigin current; //!< the command now running
+    /// (kind, name, aspect) -> where it was last set
+    std::map<std::tuple<std::string, std::string, std::string>, AdcConfigOrigin> aspects;
+
+    /// Forget the aspects of (kind, name).
+    void Forget(const std::string& kind, const std::string& name)
+    {
+        auto it = aspects.lower_bound({kind, name, ""});
+        while (it != aspects.end() && std::get<0>(it->first) == kind &&
+               std::get<1>(it->first) == name)
+        {
+            it = aspects.erase(it);
+        }
+    }
 };
 
 AdcConfigStore::AdcConfigStore()
@@ -57,7 +74,7 @@ AdcConfigStore::~AdcConfigStore()
 bool
 AdcConfigStore::Add(const std::string& kind, const std::string& name, Ptr<Object> object)
 {
-    return m_impl->table.push_back(Entry{kind, name, object}).second;
+    return m_impl->table.push_back(Entry{kind, name, object, m_impl->current}).second;
 }
 
 Ptr<Object>
@@ -79,6 +96,7 @@ AdcConfigStore::Remove(const std::string& kind, const std::string& name)
     }
     const Ptr<Object> object = it->object;
     byKey.erase(it);
+    m_impl->Forget(kind, name);
     object->Dispose();
     return true;
 }
@@ -112,6 +130,45 @@ AdcConfigStore::Clear()
         e.object->Dispose();
     }
     m_impl->table.clear();
+    m_impl->aspects.clear();
+}
+
+void
+AdcConfigStore::SetCurrentOrigin(const AdcConfigOrigin& origin)
+{
+    m_impl->current = origin;
+}
+
+const AdcConfigOrigin&
+AdcConfigStore::GetCurrentOrigin() const
+{
+    return m_impl->current;
+}
+
+AdcConfigOrigin
+AdcConfigStore::GetOrigin(const std::string& kind, const std::string& name) const
+{
+    const auto& byKey = m_impl->table.get<1>();
+    const auto it = byKey.find(boost::make_tuple(kind, name));
+    return it == byKey.end() ? AdcConfigOrigin{} : it->origin;
+}
+
+void
+AdcConfigStore::SetOrigin(const std::string& kind,
+                          const std::string& name,
+                          const std::string& aspect,
+                          const AdcConfigOrigin& origin)
+{
+    m_impl->aspects[{kind, name, aspect}] = origin;
+}
+
+AdcConfigOrigin
+AdcConfigStore::GetOrigin(const std::string& kind,
+                          const std::string& name,
+                          const std::string& aspect) const
+{
+    const auto it = m_impl->aspects.find({kind, name, aspect});
+    return it != m_impl->aspects.end() ? it->second : GetOrigin(kind, name);
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef ADC_CONFIG_STORE_H
 #define ADC_CONFIG_STORE_H
 
+#include "ns3/adc-config-error.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
@@ -26,6 +27,10 @@ namespace ns3
  * Kinds are the command languages' nouns ("service", "lb vserver", "ilb rule"); names are
  * case-sensitive, as NetScaler's and ilbadm's object names are. Objects are ns-3 Objects, so a
  * subject stores its own kinds without changing this class.
+ *
+ * Each object keeps its origin, the command that added it (the reader makes it the current
+ * origin while a command runs), and the origins of later commands that changed an aspect of
+ * it (a parameter set, a binding: SetOrigin), so that checks made after reading name the line.
  */
 class AdcConfigStore
 {
@@ -73,6 +78,41 @@ class AdcConfigStore
 
     /// \return number of objects of every kind
     std::size_t GetSize() const;
+
+    /**
+     * \brief The command now running (AdcConfigReader sets it; objects Add stores get it).
+     * \param origin the origin (an unknown one outside commands)
+     */
+    void SetCurrentOrigin(const AdcConfigOrigin& origin);
+
+    /// \return the command now running (unknown outside commands)
+    const AdcConfigOrigin& GetCurrentOrigin() const;
+
+    /**
+     * \param kind a kind \param name a name
+     * \return the origin of the command that added the object (unknown when absent or added
+     * outside a command)
+     */
+    AdcConfigOrigin GetOrigin(const std::string& kind, const std::string& name) const;
+
+    /**
+     * \brief Note where an aspect of an object was last set: a parameter ("-crPortRange"), a
+     * binding ("bind CRS1"). Removing the object forgets its aspects.
+     * \param kind the object's kind \param name its name \param aspect the aspect
+     * \param origin the command that set it
+     */
+    void SetOrigin(const std::string& kind,
+                   const std::string& name,
+                   const std::string& aspect,
+                   const AdcConfigOrigin& origin);
+
+    /**
+     * \param kind a kind \param name a name \param aspect an aspect
+     * \return where the aspect was last set; else the object's own origin
+     */
+    AdcConfigOrigin GetOrigin(const std::string& kind,
+                              const std::string& name,
+                              const std::string& aspect) const;
 
     /// Dispose and forget every object.
     void Clear();

@@ -259,6 +259,7 @@ AddServers(const Cmd& cmd, Ptr<AdcIlbadmServerGroup> g)
                 s.address = a;
                 s.port = port;
                 g->servers.push_back(s);
+                cmd.NoteOrigin(ILB::SERVER_GROUP, g->name, "server " + s.name);
             }
         }
     }
@@ -634,6 +635,7 @@ EnableRules(Cmd& cmd, bool enable)
     for (const std::string& n : names)
     {
         cmd.Ref<AdcIlbadmRule>(ILB::RULE, n, "rule")->enabled = enable;
+        cmd.NoteOrigin(ILB::RULE, n, "enabled");
     }
 }
 

@@ -182,6 +182,20 @@ AddService(Cmd& cmd)
     const std::string type =
         cmd.OneOf(cmd.Operand(2), "serviceType", AdcService::GetServiceTypes());
     const uint16_t port = NS::ReadPort(cmd, cmd.Operand(3), type);
+    // A service is a server's address and port (NetScaler refuses a second one: "Resource
+    // already exists"); two would be one back-end counted twice, and one server in a topology.
+    for (const Ptr<AdcService>& other : cmd.GetStore().GetAll<AdcService>(NS::SERVICE))
+    {
+        if (other->GetAddress() == ip && other->GetPort() == port)
+        {
+            const AdcConfigOrigin at = cmd.GetStore().GetOrigin(NS::SERVICE, other->GetName());
+            cmd.Fail("service " + other->GetName() +
+                         (at.IsKnown() ? " (" + at.ToString() + ")" : "") +
+                         " has this address and port already",
+                     cmd.Operand(1) + " " + cmd.Operand(3),
+                     {"one service per address and port"});
+        }
+    }
     Ptr<AdcService> s = CreateObject<AdcService>();
     s->Configure(name, ip, type, port);
     ApplyServiceParameters(cmd, s);
@@ -209,6 +223,7 @@ void
 SetService(Cmd& cmd)
 {
     ApplyServiceParameters(cmd, cmd.Ref<AdcService>(NS::SERVICE, cmd.Operand(0), "service"));
+    cmd.NoteParameters(NS::SERVICE, cmd.Operand(0));
 }
 
 void
@@ -245,6 +260,7 @@ BindServiceMonitor(Cmd& cmd, bool bind)
     if (bind)
     {
         s->BindMonitor(monitor);
+        cmd.NoteOrigin(NS::SERVICE, cmd.Operand(0), "monitor " + m);
     }
     else if (!s->UnbindMonitor(monitor))
     {
@@ -500,6 +516,7 @@ void
 SetVServer(Cmd& cmd)
 {
     ApplyVServerParameters(cmd, VServer(cmd));
+    cmd.NoteParameters(NS::LB_VSERVER, cmd.Operand(0));
 }
 
 void
@@ -553,11 +570,13 @@ BindVServer(Cmd& cmd)
             cmd.Fail("-weight is for services; a group's members have their own", "-weight");
         }
         cmd.Check([&] { v->BindServiceGroup(g); });
+        cmd.NoteOrigin(NS::LB_VSERVER, v->GetName(), "bind " + name);
         return;
     }
     const auto weight = static_cast<uint32_t>(
         cmd.Has("-weight") ? cmd.Number(cmd.Value("-weight"), "-weight", 1, 100) : 0);
     cmd.Check([&] { v->BindService(DynamicCast<AdcService>(target), weight); });
+    cmd.NoteOrigin(NS::LB_VSERVER, v->GetName(), "bind " + name);
 }
 
 void

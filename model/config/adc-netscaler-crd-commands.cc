@@ -129,6 +129,7 @@ SetHostName(Cmd& cmd)
 {
     NSC::CheckName(cmd, cmd.Operand(0), "hostName");
     Settings(cmd)->hostName = cmd.Operand(0);
+    cmd.NoteOrigin(CRD::NS, "ns", "hostName");
 }
 
 /// `enable ns mode <mode> ...` (\p on) and `disable ns mode ...`.
@@ -144,6 +145,7 @@ SetModes(Cmd& cmd, bool on)
     for (const std::string& m : modes)
     {
         s->modes[m] = on;
+        cmd.NoteOrigin(CRD::NS, "ns", "mode " + m);
     }
 }
 
@@ -155,6 +157,7 @@ SetNsParam(Cmd& cmd)
         cmd.Fail("missing a parameter (the model's set ns param takes -crPortRange)");
     }
     Settings(cmd)->crPortRange = ReadPorts(cmd, cmd.Value("-crPortRange"), "-crPortRange", 1024);
+    cmd.NoteOrigin(CRD::NS, "ns", "-crPortRange");
 }
 
 void
@@ -487,6 +490,7 @@ BindCrVserver(Cmd& cmd, bool bind)
     if (bind)
     {
         v->cacheVserver = CacheVserver(cmd, lb, "-lbvserver");
+        cmd.NoteOrigin(CRD::CR_VSERVER, v->name, "-cacheVserver");
     }
     else if (v->cacheVserver != lb)
     {
@@ -599,7 +603,10 @@ AdcNetScalerCrdCommands::Register(AdcConfigLanguage& language)
     auto unbind = [](Cmd& c) { BindCrVserver(c, false); };
     auto enable = [](Cmd& c) { SetModes(c, true); };
     auto disable = [](Cmd& c) { SetModes(c, false); };
-    auto setCr = [](Cmd& c) { ApplyCrParameters(c, CrVserver(c)); };
+    auto setCr = [](Cmd& c) {
+        ApplyCrParameters(c, CrVserver(c));
+        c.NoteParameters(CR_VSERVER, c.Operand(0));
+    };
     auto rmCr = [](Cmd& c) {
         CrVserver(c);
         c.GetStore().Remove(CR_VSERVER, c.Operand(0));

@@ -486,6 +486,7 @@ void
 SetCsVserver(Cmd& cmd)
 {
     ApplyCsParameters(cmd, CsVserver(cmd));
+    cmd.NoteParameters(AdcNetScalerCsCommands::CS_VSERVER, cmd.Operand(0));
 }
 
 void

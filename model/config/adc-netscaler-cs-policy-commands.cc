@@ -325,6 +325,7 @@ SetCsPolicy(Cmd& cmd)
     Ptr<AdcCsPolicyConfig> p = cmd.Ref<AdcCsPolicyConfig>(CS::CS_POLICY, name, "cs policy");
     const std::string rule = Required(cmd, "-rule");
     ApplyRule(cmd, name, rule, [&](const std::string& r) { p->SetRule(r); });
+    cmd.NoteOrigin(CS::CS_POLICY, name, "-rule");
 }
 
 void
@@ -382,6 +383,7 @@ BindCsVserver(Cmd& cmd)
                      lb);
         }
         cmd.Check([&] { v->SetDefaultLbVserver(lb); });
+        cmd.NoteOrigin(CS::CS_VSERVER, v->GetName(), "-lbvserver");
         return;
     }
     const std::string name = cmd.Value("-policyName");
@@ -427,6 +429,7 @@ BindCsVserver(Cmd& cmd)
         }
     }
     cmd.Check([&] { v->BindPolicy(b); });
+    cmd.NoteOrigin(CS::CS_VSERVER, v->GetName(), "bind " + name);
 }
 
 void

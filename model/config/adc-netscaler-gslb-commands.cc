@@ -45,20 +45,12 @@ const std::string kScratch = "gslb-builtin-monitor";
 /// The largest TTL (RFC 2181 section 8: 2^31 - 1 seconds).
 constexpr uint64_t kMaxTtl = 2147483647;
 
-/// \return the file and line of \p cmd. AdcConfigCommand keeps them private; the errors it
-/// makes carry them, so one is made and caught (see the report: an accessor would be cleaner).
+/// \return the file and line of \p cmd
 std::pair<std::string, uint32_t>
 Where(const Cmd& cmd)
 {
-    try
-    {
-        cmd.Fail("location");
-    }
-    catch (const AdcConfigFileError& e)
-    {
-        return {e.GetFile(), e.GetLine()};
-    }
-    return {"", 0};
+    const AdcConfigOrigin o = cmd.GetOrigin();
+    return {o.file, o.line};
 }
 
 /// Copy every attribute of AdcHealthMonitor but "Name" from \p from to \p to.
@@ -357,6 +349,7 @@ SetGslbVserver(Cmd& cmd)
 {
     EnsureBuiltinMonitors(cmd);
     ApplyVserverParameters(cmd, Vserver(cmd));
+    cmd.NoteParameters(GS::GSLB_VSERVER, cmd.Operand(0));
 }
 
 /// Check that exactly one of -serviceName and -domainName is given.
@@ -492,6 +485,7 @@ SetGslbParameter(Cmd& cmd)
     {
         store.Add(GS::GSLB_PARAMETER, GS::PARAMETER_NAME, current);
     }
+    cmd.NoteParameters(GS::GSLB_PARAMETER, GS::PARAMETER_NAME);
 }
 
 // ---- show --------------------------------------------------------------------------------------
@@ -673,30 +667,25 @@ AdcNetScalerGslbCommands::Validate(const AdcConfigStore& store)
         if (v->GetServices().empty() && !v->GetDomains().empty())
         {
             const GslbVserverConfig::Domain& d = v->GetDomains().front();
-            throw AdcConfigFileError(
-                d.file,
-                d.line,
-                "bind gslb vserver: domain '" + d.name + "' is bound to gslb vserver '" +
-                    v->GetName() +
-                    "', which has no gslb service bound (a DNS query could get "
-                    "no answer): word '" +
-                    v->GetName() +
-                    "'; allowed values are gslb vservers "
-                    "with `bind gslb vserver " +
-                    v->GetName() + " -serviceName <s>` of " +
-                    AdcConfigError::JoinAllowed(store.GetNames(GSLB_SERVICE)));
+            AdcConfigFileError::Fail(
+                AdcConfigOrigin{d.file, d.line, "bind gslb vserver"},
+                "domain '" + d.name + "' is bound to gslb vserver '" + v->GetName() +
+                    "', which has no gslb service bound (a DNS query could get no answer)",
+                v->GetName(),
+                {"gslb vservers with `bind gslb vserver " + v->GetName() +
+                 " -serviceName <s>` of " +
+                 AdcConfigError::JoinAllowed(store.GetNames(GSLB_SERVICE))});
         }
     }
     if (!vservers.empty() && !GetLocalSite(store))
     {
         const Ptr<GslbVserverConfig>& v = vservers.front();
-        throw AdcConfigFileError(v->GetFile(),
-                                 v->GetLine(),
-                                 "add gslb vserver: a configuration with a gslb vserver needs "
-                                 "one gslb site with -siteType LOCAL: word '" +
-                                     v->GetName() + "'; allowed values are the sites " +
-                                     AdcConfigError::JoinAllowed(store.GetNames(GSLB_SITE)) +
-                                     " with one of them LOCAL");
+        AdcConfigFileError::Fail(
+            AdcConfigOrigin{v->GetFile(), v->GetLine(), "add gslb vserver"},
+            "a configuration with a gslb vserver needs one gslb site with -siteType LOCAL",
+            v->GetName(),
+            {"the sites " + AdcConfigError::JoinAllowed(store.GetNames(GSLB_SITE)) +
+             " with one of them LOCAL"});
     }
 }
 

@@ -577,6 +577,14 @@ AdcNetScalerGslbCommands::CheckDomainConsistency(const std::vector<const AdcConf
             " configurations but " + std::to_string(names.size()) + " names; give one name each");
     }
     std::vector<std::string> messages;
+    // "NAME:LINE" of the command that set \p aspect of (kind, name) in configuration i.
+    auto at = [&](std::size_t i,
+                  const std::string& kind,
+                  const std::string& name,
+                  const std::string& aspect) {
+        const AdcConfigOrigin o = stores[i]->GetOrigin(kind, name, aspect);
+        return AdcText::Escape(names[i]) + (o.line > 0 ? ":" + std::to_string(o.line) : "");
+    };
     // vserver name -> (first configuration that has it, its tolerance)
     std::vector<std::pair<std::string, std::pair<std::size_t, uint32_t>>> first;
     for (std::size_t i = 0; i < stores.size(); ++i)
@@ -592,20 +600,24 @@ AdcNetScalerGslbCommands::CheckDomainConsistency(const std::vector<const AdcConf
             }
             else if (it->second.second != v->GetToleranceMs())
             {
-                messages.push_back("GSLB-09: gslb vserver '" + v->GetName() + "' has -tolerance " +
-                                   std::to_string(it->second.second) + " ms in " +
-                                   names[it->second.first] + " but " +
-                                   std::to_string(v->GetToleranceMs()) + " ms in " + names[i] +
-                                   "; the RTT tolerance must be the same across the GSLB domain");
+                const std::string here = at(i, GSLB_VSERVER, v->GetName(), "-tolerance");
+                messages.push_back(
+                    here + ": GSLB-09: gslb vserver '" + v->GetName() + "' has -tolerance " +
+                    std::to_string(it->second.second) + " ms in " +
+                    at(it->second.first, GSLB_VSERVER, v->GetName(), "-tolerance") + " but " +
+                    std::to_string(v->GetToleranceMs()) + " ms in " + here +
+                    "; the RTT tolerance must be the same across the GSLB domain");
             }
         }
         const uint32_t rtt = GetParameter(*stores[i])->GetRttTolerance();
         const uint32_t rtt0 = GetParameter(*stores[0])->GetRttTolerance();
         if (rtt != rtt0)
         {
-            messages.push_back("GSLB-09: set gslb parameter -rttTolerance is " +
-                               std::to_string(rtt0) + " ms in " + names[0] + " but " +
-                               std::to_string(rtt) + " ms in " + names[i] +
+            const std::string here = at(i, GSLB_PARAMETER, PARAMETER_NAME, "-rttTolerance");
+            messages.push_back(here + ": GSLB-09: set gslb parameter -rttTolerance is " +
+                               std::to_string(rtt0) + " ms in " +
+                               at(0, GSLB_PARAMETER, PARAMETER_NAME, "-rttTolerance") + " but " +
+                               std::to_string(rtt) + " ms in " + here +
                                "; the RTT tolerance must be the same across the GSLB domain");
         }
     }

@@ -204,6 +204,7 @@ SetMonitor(Cmd& cmd)
 {
     Ptr<AdcHealthMonitor> m = MonitorOfType(cmd);
     ApplyMonitorParameters(cmd, m, MonitorTypeOf(m));
+    cmd.NoteParameters(AdcNetScalerCommands::LB_MONITOR, cmd.Operand(0));
 }
 
 void

@@ -12,6 +12,7 @@ namespace ns3
 {
 
 const std::string AdcSlbCommands::MANAGER = "slb-manager";
+const std::string AdcSlbCommands::LOAD_BALANCER = "loadBalancer";
 
 namespace
 {
@@ -83,6 +84,61 @@ AddLoadBalancer(Cmd& cmd)
             : SlbVipKind::PUBLIC;
     SlbManager& m = Manager(cmd);
     cmd.Check([&]() { m.AddVip(cmd.Operand(0), key, kind); });
+    cmd.NoteOrigin(AdcSlbCommands::LOAD_BALANCER, cmd.Operand(0), "add");
+}
+
+/// \return " (FILE:LINE)" of \p origin, or "" when unknown
+std::string
+At(const AdcConfigOrigin& origin)
+{
+    return origin.IsKnown() ? " (" + origin.ToString() + ")" : "";
+}
+
+/**
+ * \brief Refuse now what the host's virtual switch would refuse when the policy reaches it
+ * (SlbHostSwitch::SetNatRule, run after Commit, with no line to name): a DIP of the other
+ * address family than the VIP's, and a DIP address and port of the host that already serves
+ * another VIP (replies must map back to one VIP).
+ */
+void
+CheckDip(const Cmd& cmd, const SlbManager& m, const SlbDip& dip, const std::string& host)
+{
+    const std::string& name = cmd.Operand(0);
+    const SlbVip& vip = m.GetVip(name);
+    const AdcConfigStore& store = cmd.GetStore();
+    const std::string word = cmd.Value("-backendIP");
+    if (vip.key.vip.GetFamily() != dip.address.GetFamily())
+    {
+        cmd.Fail("bad value of -backendIP: loadBalancer " + name + "'s frontendIP " +
+                     vip.key.vip.ToString() +
+                     At(store.GetOrigin(AdcSlbCommands::LOAD_BALANCER, name, "add")) +
+                     " is of the other address family",
+                 word,
+                 {vip.key.vip.IsV4() ? "an IPv4 address (the frontendIP is IPv4)"
+                                     : "an IPv6 address (the frontendIP is IPv6)"});
+    }
+    for (const std::string& other : m.GetVipNames())
+    {
+        const SlbVip& o = m.GetVip(other);
+        if (other == name || o.key.protocol != vip.key.protocol)
+        {
+            continue;
+        }
+        for (const SlbDip& d : o.dips)
+        {
+            if (d.address == dip.address && d.port == dip.port &&
+                m.GetDipHost(other, d.address) == host)
+            {
+                cmd.Fail("-backendIP and -backendPort already serve loadBalancer " + other +
+                             At(store.GetOrigin(AdcSlbCommands::LOAD_BALANCER,
+                                                other,
+                                                "bind " + d.address.ToString())) +
+                             " on host " + host + "; replies must map back to one VIP",
+                         word + " " + std::to_string(dip.port),
+                         {"one loadBalancer per DIP address and port"});
+            }
+        }
+    }
 }
 
 void
@@ -106,7 +162,12 @@ BindLoadBalancer(Cmd& cmd)
     }
     const std::string host = Required(cmd, "-host");
     SlbManager& m = Manager(cmd);
-    cmd.Check([&]() { m.AddDip(cmd.Operand(0), dip, host); });
+    cmd.Check([&]() {
+        m.GetVip(cmd.Operand(0)); // an unknown VIP: the manager's own error
+        CheckDip(cmd, m, dip, host);
+        m.AddDip(cmd.Operand(0), dip, host);
+    });
+    cmd.NoteOrigin(AdcSlbCommands::LOAD_BALANCER, cmd.Operand(0), "bind " + dip.address.ToString());
 }
 
 void
@@ -239,6 +300,50 @@ AdcSlbCommands::GetLanguage()
         return l;
     }();
     return language;
+}
+
+void
+AdcSlbCommands::Commit(const AdcConfigStore& store)
+{
+    SlbManager* m = ManagerOf(store);
+    if (!m)
+    {
+        throw AdcConfigError("AdcSlbCommands::Commit: the store has no SLB manager (read the "
+                             "lines with AdcSlbCommands::MakeReader)");
+    }
+    try
+    {
+        m->Commit();
+    }
+    catch (const AdcConfigFileError&)
+    {
+        throw;
+    }
+    catch (const AdcConfigError& e)
+    {
+        // Commit refuses a VIP without DIP, or VIPs without a MUX to announce them: name the
+        // add loadBalancer line they are about.
+        const std::vector<std::string> names = m->GetVipNames();
+        for (const std::string& name : names)
+        {
+            if (m->GetVip(name).dips.empty())
+            {
+                AdcConfigFileError::Fail(
+                    store.GetOrigin(LOAD_BALANCER, name, "add"),
+                    e.what(),
+                    name,
+                    {"a loadBalancer with a DIP (bind loadBalancer " + name + " -backendIP ...)"});
+            }
+        }
+        if (m->GetMuxes().empty() && !names.empty())
+        {
+            AdcConfigFileError::Fail(store.GetOrigin(LOAD_BALANCER, names.front(), "add"),
+                                     e.what(),
+                                     names.front(),
+                                     {"a policy with add loadBalancerMux <name>"});
+        }
+        throw;
+    }
 }
 
 std::unique_ptr<AdcConfigReader>

@@ -52,7 +52,8 @@ class SlbManager;
 class AdcSlbCommands
 {
   public:
-    static const std::string MANAGER; //!< store kind of the manager reference
+    static const std::string MANAGER;       //!< store kind of the manager reference
+    static const std::string LOAD_BALANCER; //!< kind whose origins (not objects) the lines note
 
     /// \return the language
     static AdcConfigLanguage& GetLanguage();
@@ -63,6 +64,14 @@ class AdcSlbCommands
      * \return the reader
      */
     static std::unique_ptr<AdcConfigReader> MakeReader(Ptr<SlbManager> manager);
+
+    /**
+     * \brief The manager's Commit, its refusals named at the lines they are about: a VIP
+     * without DIP, or VIPs without a MUX, at the VIP's add loadBalancer line
+     * (AdcConfigFileError). Call it instead of SlbManager::Commit for a policy read as lines.
+     * \param store the store of a reader made by MakeReader
+     */
+    static void Commit(const AdcConfigStore& store);
 };
 
 } // namespace ns3

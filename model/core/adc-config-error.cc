@@ -4,10 +4,28 @@
 
 #include "adc-config-error.h"
 
+#include "adc-text.h"
+
 #include <sstream>
 
 namespace ns3
 {
+
+bool
+AdcConfigOrigin::IsKnown() const
+{
+    return !file.empty();
+}
+
+std::string
+AdcConfigOrigin::ToString() const
+{
+    if (!IsKnown())
+    {
+        return "";
+    }
+    return AdcText::Escape(file) + (line > 0 ? ":" + std::to_string(line) : "");
+}
 
 std::string
 AdcConfigError::JoinAllowed(const std::vector<std::string>& allowed)
@@ -42,8 +60,8 @@ AdcConfigError::NotOneOf(const std::string& owner,
                          const std::string& value,
                          const std::vector<std::string>& allowed)
 {
-    return AdcConfigError(owner + ": " + setting + " '" + value + "' is not one of " +
-                          JoinAllowed(allowed));
+    return AdcConfigError(owner + ": " + setting + " '" + AdcText::Printable(value) +
+                          "' is not one of " + JoinAllowed(allowed));
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef ADC_CONFIG_ERROR_H
 #define ADC_CONFIG_ERROR_H
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,11 +17,38 @@ namespace ns3
 
 /**
  * \ingroup adc
+ * \brief Where a configuration command came from: its file (or the name a text was read
+ * under), its line, and its command words. Objects read from a configuration keep the origin
+ * of the commands that made and changed them (AdcConfigStore::GetOrigin), so that a check
+ * made after reading (a helper comparing files, a model refusing a rule) names the line to
+ * edit.
+ */
+struct AdcConfigOrigin
+{
+    std::string file;    //!< the file, or the name the text was read under ("" unknown)
+    uint32_t line{0};    //!< the command's (first) line, from 1 (0: a text without lines)
+    std::string command; //!< the command's words, e.g. "set ns param" ("" unknown)
+
+    /// \return whether a file (or text name) is known
+    bool IsKnown() const;
+
+    /**
+     * \return "FILE:LINE", "FILE" for a text without lines, or "" when unknown (the file
+     * escaped with AdcText::Escape)
+     */
+    std::string ToString() const;
+};
+
+/**
+ * \ingroup adc
  * \brief A configuration error: a setting with a value the model cannot use.
  *
  * The message names the setting, the value given and the values allowed, e.g.
  * "AdcLbMethod: Method 'FOO' is not one of ROUNDROBIN, LEASTCONNECTION, ...". Examples catch
- * it at the top level and print the message; tests check it with EXPECT_THROW.
+ * it at the top level and print the message; tests check it with EXPECT_THROW. A value a user
+ * gave goes into the message through AdcText::Printable (control bytes escaped, a long value
+ * cut), as NotOneOf does; an error about a configuration file's command is an
+ * AdcConfigFileError, which names the file and line (AdcConfigOrigin).
  */
 class AdcConfigError : public std::invalid_argument
 {

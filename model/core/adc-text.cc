@@ -98,4 +98,51 @@ AdcText::ShowByte(unsigned char c)
     return buf;
 }
 
+std::string
+AdcText::Escape(const std::string& text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char ch : text)
+    {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c < 0x7F)
+        {
+            out += ch;
+            continue;
+        }
+        switch (c)
+        {
+        case 0x00:
+            out += "\\0";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default: {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+            out += buf;
+        }
+        }
+    }
+    return out;
+}
+
+std::string
+AdcText::Printable(const std::string& text, std::size_t max)
+{
+    if (text.size() <= max)
+    {
+        return Escape(text);
+    }
+    return Escape(text.substr(0, max)) + "...(" + std::to_string(text.size()) + " bytes)";
+}
+
 } // namespace ns3

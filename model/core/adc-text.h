@@ -7,6 +7,7 @@
 #ifndef ADC_TEXT_H
 #define ADC_TEXT_H
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,36 @@ class AdcText
     /// \param c a byte \return it quoted when printable ("'a'"), else in hex ("0x0a"), for
     /// error messages
     static std::string ShowByte(unsigned char c);
+
+    /// The longest text (bytes) Printable shows whole by default.
+    static constexpr std::size_t MAX_SHOWN = 60;
+
+    /**
+     * \brief Text safe to print in a message: every byte that is not printable ASCII is
+     * escaped, so a message never rings a bell, moves the cursor, or stops at a NUL.
+     *
+     * NUL is "\0", tab "\t", LF "\n", CR "\r"; every other control byte (0x00-0x1F, 0x7F)
+     * and every byte from 0x80 up is "\xNN" (two lowercase hex digits). The configuration
+     * languages are ASCII, so a non-ASCII byte in a word is worth seeing (a typographic quote
+     * pasted for '"', say). A backslash stays as it is: escaping is then idempotent, so text
+     * escaped once (a word inside a message) is unchanged when the whole message is escaped.
+     * \param text any bytes
+     * \return the text with those bytes escaped
+     */
+    static std::string Escape(const std::string& text);
+
+    /**
+     * \brief A value as an error message shows it: Escape, and cut when long.
+     *
+     * Text of up to \p max bytes is shown whole; longer text shows its first \p max bytes and
+     * then "...(N bytes)", N the length of the whole text. The same function serves every
+     * configuration error (AdcConfigCommand::Fail, AdcConfigFileError) and command-line
+     * errors: e.g. "--rate: '" + AdcText::Printable(value) + "' is not a number".
+     * \param text a value (a word of a file, an option's value); may hold any bytes
+     * \param max the longest text shown whole (bytes before escaping)
+     * \return the text for the message
+     */
+    static std::string Printable(const std::string& text, std::size_t max = MAX_SHOWN);
 };
 
 } // namespace ns3
