@@ -18,6 +18,7 @@
  */
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-http-client.h"
@@ -328,8 +329,8 @@ RunOne(const Settings& s, const std::string& method, bool withPcap)
     Simulator::Destroy();
     if (!mismatch.empty())
     {
-        NS_FATAL_ERROR("request accounting broken for " << method << ": " << mismatch << " ("
-                                                        << log->Summary() << ")");
+        throw AdcExperimentError("request accounting broken for " + method + ": " + mismatch +
+                                 " (" + log->Summary() + ")");
     }
     return sum;
 }
@@ -340,36 +341,54 @@ int
 main(int argc, char* argv[])
 {
     Settings s;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Shared-core LB methods on an ISP topology: clients pick servers directly, one "
-              "server is slow, one fails mid-run.");
-    cmd.AddValue("accessNets", "access networks (one CSMA LAN each)", s.accessNets);
-    cmd.AddValue("clientsPerNet", "clients per access network", s.clientsPerNet);
-    cmd.AddValue("servers", "servers in the data centre", s.servers);
-    cmd.AddValue("duration", "seconds during which clients issue requests", s.duration);
-    cmd.AddValue("rate", "requests per second per client (Poisson)", s.rate);
-    cmd.AddValue("objectSize", "response body bytes", s.objectSize);
-    cmd.AddValue("zipf", "Zipf exponent of object popularity", s.zipf);
-    cmd.AddValue("catalogue", "number of distinct objects", s.catalogue);
-    cmd.AddValue("methods",
-                 "comma-separated LB methods; allowed: " +
-                     AdcConfigError::JoinAllowed(AdcLbMethod::GetMethodNames()),
-                 s.methods);
-    cmd.AddValue("slowServer", "index of the slow server (-1: none)", s.slowServer);
-    cmd.AddValue("slowDelayMs", "extra response delay of the slow server (ms)", s.slowDelayMs);
-    cmd.AddValue("failServer", "index of the server that fails (-1: none)", s.failServer);
-    cmd.AddValue("failAt", "when it fails (s)", s.failAt);
-    cmd.AddValue("pcap", "write a pcap of access network 0's uplink (first method)", s.pcap);
-    cmd.AddValue("outputDir", "where CSV, pcap files go", s.outputDir);
-    cmd.AddValue("seed", "RNG seed", s.seed);
-    cmd.AddValue("run", "RNG run number", s.run);
-    cmd.Parse(argc, argv);
-
+    AdcExperiment exp("adc-core-baseline",
+                      "Shared-core LB methods on an ISP topology: clients pick servers directly, "
+                      "one server is slow, one fails mid-run.");
+    exp.Add("accessNets", "access networks (one CSMA LAN each)", s.accessNets)
+        .Min(1)
+        .Max(AdcIspTopologyHelper::MAX_ACCESS_NETWORKS);
+    exp.Add("clientsPerNet", "clients per access network", s.clientsPerNet)
+        .Min(1)
+        .Max(AdcIspTopologyHelper::MAX_CLIENTS_PER_ACCESS_NETWORK);
+    exp.Add("servers", "servers in the data centre (172.16.0.0/24)", s.servers).Min(1).Max(253);
+    exp.Add("duration", "seconds during which clients issue requests", s.duration)
+        .Above(0)
+        .Max(86400);
+    exp.Add("rate", "requests per second per client (Poisson)", s.rate).Above(0).Max(1000);
+    exp.Add("objectSize", "response body bytes", s.objectSize).Max(1e8);
+    exp.Add("zipf", "Zipf exponent of object popularity (0: uniform)", s.zipf).Min(0).Max(10);
+    exp.Add("catalogue", "number of distinct objects", s.catalogue).Min(1).Max(1e6);
+    exp.AddList("methods", "comma-separated LB methods", s.methods)
+        .OneOf(AdcLbMethod::GetMethodNames());
+    exp.Add("slowServer", "index of the slow server", s.slowServer).Special(-1, "none");
+    exp.Index("slowServer", "servers");
+    exp.Add("slowDelayMs", "extra response delay of the slow server (ms)", s.slowDelayMs)
+        .Min(0)
+        .Max(60000);
+    exp.Add("failServer", "index of the server that fails", s.failServer).Special(-1, "none");
+    exp.Index("failServer", "servers");
+    exp.Add("failAt", "when it fails (s; before the run's end, --duration + 7)", s.failAt).Min(0);
+    exp.AddCheck([&s, &exp]() {
+        if (s.failAt >= s.duration + 7)
+        {
+            exp.Refuse("failAt", "allowed < --duration + 7 (the run's end)");
+        }
+    });
+    exp.Add("pcap", "write a pcap of access network 0's uplink (first method)", s.pcap);
+    exp.AddOutputDir("outputDir", "where CSV, pcap files go", s.outputDir);
+    exp.AddSeedAndRun(s.seed, s.run);
+    exp.AddLoadLimits([&s]() {
+        const double clients = double(s.accessNets) * s.clientsPerNet;
+        const double requests =
+            clients * s.rate * s.duration * AdcConfigError::SplitList(s.methods).size();
+        return AdcExperiment::Load{clients,
+                                   requests,
+                                   requests * s.objectSize,
+                                   clients * s.catalogue};
+    });
     // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-    try
-    {
-        std::filesystem::create_directories(s.outputDir);
+    exp.SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    return exp.Run(argc, argv, [&s]() {
         const std::vector<std::string> methods = AdcConfigError::SplitList(s.methods);
         std::vector<Summary> rows;
         for (std::size_t i = 0; i < methods.size(); ++i)
@@ -387,11 +406,6 @@ main(int argc, char* argv[])
                 << r.openAtStop << ',' << r.meanMs << ',' << r.p50Ms << ',' << r.p95Ms << ','
                 << r.p99Ms << ',' << r.goodputMbps << ',' << r.jain << ',' << r.maxShare << '\n';
         }
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "configuration error: " << e.what() << std::endl;
-        return 2;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -20,6 +20,7 @@
  */
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-mpi.h"
@@ -99,35 +100,40 @@ struct Variant
     bool failure;
 };
 
-/// Parse "two-tier-URLHASH-failure" and friends.
+/// The lower tier's cache methods a variant may name.
+const std::vector<std::string> kCacheMethods{"ROUNDROBIN",
+                                             "LEASTCONNECTION",
+                                             "URLHASH",
+                                             "DESTINATIONIPHASH"};
+
+/// \return every variant name: {two,one}-tier-METHOD[-failure]
+std::vector<std::string>
+VariantNames()
+{
+    std::vector<std::string> names;
+    for (const char* tiers : {"two-tier-", "one-tier-"})
+    {
+        for (const std::string& method : kCacheMethods)
+        {
+            names.push_back(tiers + method);
+            names.push_back(tiers + method + "-failure");
+        }
+    }
+    return names;
+}
+
+/// Parse "two-tier-URLHASH-failure" and friends (a name of VariantNames()).
 Variant
 ParseVariant(const std::string& text, const Settings& s)
 {
-    Variant v{text, s.upper, "", false};
-    std::string rest = text;
-    if (rest.rfind("two-tier-", 0) == 0)
-    {
-        rest = rest.substr(9);
-    }
-    else if (rest.rfind("one-tier-", 0) == 0)
-    {
-        v.upper = 0;
-        rest = rest.substr(9);
-    }
-    else
-    {
-        throw AdcConfigError("crd-compare: variant '" + text +
-                             "' must start with two-tier- or one-tier-, then a cache method "
-                             "(ROUNDROBIN, LEASTCONNECTION, URLHASH, DESTINATIONIPHASH), "
-                             "optionally -failure");
-    }
+    Variant v{text, text.rfind("one-tier-", 0) == 0 ? 0 : s.upper, text.substr(9), false};
     const std::string suffix = "-failure";
-    if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix)
+    if (v.method.size() > suffix.size() &&
+        v.method.compare(v.method.size() - suffix.size(), suffix.size(), suffix) == 0)
     {
         v.failure = true;
-        rest = rest.substr(0, rest.size() - suffix.size());
+        v.method.resize(v.method.size() - suffix.size());
     }
-    v.method = rest;
     return v;
 }
 
@@ -324,9 +330,16 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     if (withPcap)
     {
         std::filesystem::create_directories(s.outputDir + "/pcap");
-        topo.EnablePcap(s.outputDir + "/pcap/crd",
-                        s.pcapLink == "router-origin" && s.origins > 1 ? "router-origin1"
-                                                                       : s.pcapLink);
+        try
+        {
+            topo.EnablePcap(s.outputDir + "/pcap/crd",
+                            s.pcapLink == "router-origin" && s.origins > 1 ? "router-origin1"
+                                                                           : s.pcapLink);
+        }
+        catch (const AdcConfigError& e)
+        {
+            throw AdcConfigError("--pcapLink=" + AdcExperiment::Show(s.pcapLink) + ": " + e.what());
+        }
     }
 
     g_hops = 0;
@@ -420,10 +433,86 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     Simulator::Destroy();
     if (!mismatch.empty())
     {
-        NS_FATAL_ERROR("request accounting broken in " << v.name << ": " << mismatch << " ("
-                                                       << accounting << ")");
+        throw AdcExperimentError("request accounting broken in " + v.name + ": " + mismatch + " (" +
+                                 accounting + ")");
     }
     return sum;
+}
+
+/**
+ * \brief What the configuration files say (--configDir, --lowerConfig): the files set the
+ * tiers' sizes and the cache method, so a run from them is named from them. Without
+ * --variants the run is the files' variant; a variant the files contradict is refused, and so
+ * is a size option given with another value than the files'.
+ * \param exp the options \param s the settings \param variants the variants to run
+ */
+void
+CheckFiles(const AdcExperiment& exp, const Settings& s, std::vector<Variant>& variants)
+{
+    if (s.configDir.empty() && s.lowerConfig.empty())
+    {
+        return;
+    }
+    const std::string source =
+        s.configDir.empty() ? "--lowerConfig" : "--configDir=" + AdcExperiment::Show(s.configDir);
+    const CrdConfig files = s.configDir.empty()
+                                ? CrdConfig(AdcConfigError::SplitList(s.upperConfig),
+                                            AdcConfigError::SplitList(s.lowerConfig))
+                                : CrdConfig::FromDirectory(s.configDir);
+    Ptr<CrdTopologyHelper> helper = CreateObject<CrdTopologyHelper>();
+    files.Configure(helper);
+    UintegerValue upper;
+    UintegerValue lower;
+    UintegerValue caches;
+    StringValue method;
+    BooleanValue reuse;
+    helper->GetAttribute("NumUpper", upper);
+    helper->GetAttribute("NumLower", lower);
+    helper->GetAttribute("NumCaches", caches);
+    helper->GetAttribute("CacheLbMethod", method);
+    helper->GetAttribute("ServerConnectionReuse", reuse);
+    const std::string name = (upper.Get() > 0 ? "two-tier-" : "one-tier-") + method.Get();
+    const std::vector<std::pair<const char*, double>> sizes{{"upper", upper.Get()},
+                                                            {"lower", lower.Get()},
+                                                            {"caches", caches.Get()},
+                                                            {"reuse", reuse.Get() ? 1 : 0}};
+    for (const auto& [option, value] : sizes)
+    {
+        const AdcExperimentOption& o = exp.Get(option);
+        const bool oneTier = std::string(option) == "upper" && value == 0; // --upper unused
+        if (o.IsGiven() && o.GetNumber() != value && !oneTier)
+        {
+            const std::string files = std::string(option) == "reuse"
+                                          ? (value ? "true" : "false")
+                                          : std::to_string(static_cast<uint64_t>(value));
+            exp.Refuse(option,
+                       "the files of " + source + " set it to " + files +
+                           ": leave it out or give the same");
+        }
+    }
+    if (!exp.Get("variants").IsGiven())
+    {
+        variants = {ParseVariant(name, s)};
+        return;
+    }
+    for (const Variant& v : variants)
+    {
+        if ((v.upper > 0) != (upper.Get() > 0) || v.method != method.Get())
+        {
+            exp.Refuse("variants",
+                       "the files of " + source + " configure " + name + " (" +
+                           std::to_string(upper.Get()) + " upper appliances, the lower tier's " +
+                           "-lbMethod " + method.Get() + "), not " + v.name +
+                           "; allowed with these files " + name + ", " + name + "-failure");
+        }
+        if (v.failure && s.failLower >= lower.Get())
+        {
+            exp.Refuse("failLower",
+                       "allowed 0.." + std::to_string(lower.Get() - 1) + " (the files of " +
+                           source + " configure " + std::to_string(lower.Get()) +
+                           " lower appliances)");
+        }
+    }
 }
 
 } // namespace
@@ -431,91 +520,115 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "configuration error: " << e.what() << std::endl;
-        return 2;
-    }
     Settings s;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("N-tier cache redirection at ISP scale: cache methods, one vs two tiers, and a "
-              "lower-tier appliance failing mid-run.");
-    cmd.AddValue("accessNets", "access networks", s.accessNets);
-    cmd.AddValue("clientsPerNet", "clients per access network", s.clientsPerNet);
-    cmd.AddValue("upper", "upper-tier appliances in two-tier variants", s.upper);
-    cmd.AddValue("lower", "lower-tier appliances", s.lower);
-    cmd.AddValue("caches", "cache servers", s.caches);
-    cmd.AddValue("duration", "seconds during which clients issue requests", s.duration);
-    cmd.AddValue("rate", "requests per second per client (Poisson)", s.rate);
-    cmd.AddValue("objectSize", "object size in bytes", s.objectSize);
-    cmd.AddValue("zipf", "Zipf exponent of object popularity", s.zipf);
-    cmd.AddValue("catalogue", "distinct objects", s.catalogue);
-    cmd.AddValue("cacheable", "fraction of cacheable requests", s.cacheable);
-    cmd.AddValue("cacheCapacity", "bytes per cache server", s.cacheCapacity);
-    cmd.AddValue("persistent", "persistent client connections", s.persistent);
-    cmd.AddValue("reuse",
-                 "the lower tier reuses its connections to caches and the origin "
-                 "(NetScaler's -reuse, ON by default; 0: one connection per request)",
-                 s.reuse);
-    cmd.AddValue("origins",
-                 "origin servers (sites), each with its own address and host name; clients' "
-                 "requests cycle over them",
-                 s.origins);
-    cmd.AddValue("variants",
-                 "comma-separated: {two,one}-tier-{ROUNDROBIN,LEASTCONNECTION,URLHASH,"
-                 "DESTINATIONIPHASH}[-failure]",
-                 s.variants);
-    cmd.AddValue("failLower",
-                 "index of the lower appliance that fails in -failure variants",
-                 s.failLower);
-    cmd.AddValue("failAt", "when it fails (s; default: half the duration)", s.failAt);
-    cmd.AddValue("pcapLink",
-                 "link to capture in the first variant (e.g. router-origin, "
-                 "switch-CRS1, L1NS1-L2NS2)",
-                 s.pcapLink);
-    cmd.AddValue("pcap", "write the pcap", s.pcap);
-    cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
-    cmd.AddValue("seed", "RNG seed", s.seed);
-    cmd.AddValue("run", "RNG run number", s.run);
-    cmd.AddValue("configDir",
-                 "configure the tiers from crd-upper-*.ns.conf and crd-lower-*.ns.conf here "
-                 "(NetScaler ns.conf, one per appliance; the files set the tiers' sizes and "
-                 "methods, the variant names the run)",
-                 s.configDir);
-    cmd.AddValue("upperConfig",
-                 "or: the upper appliances' ns.conf, comma-separated",
-                 s.upperConfig);
-    cmd.AddValue("lowerConfig",
-                 "and the lower appliances' ns.conf, comma-separated",
-                 s.lowerConfig);
-    cmd.AddValue("accessOffCore",
-                 "MPI partition plan: the access networks on ranks 1..N-1 only, rank 0 "
-                 "simulating the core, tiers, caches and origins (0: access network a on rank "
-                 "a % N, the data centre sharing rank 0 with some of them)",
-                 s.accessOffCore);
-    cmd.AddValue("countHops",
-                 "count the packets devices receive (packet-hops; printed with the events)",
-                 s.countHops);
-    cmd.AddValue("printConfig",
-                 "write the ns.conf files the first variant's configuration amounts to into "
-                 "this directory, and stop",
-                 s.printConfig);
-    cmd.Parse(argc, argv);
-
+    AdcExperiment exp("crd-compare",
+                      "N-tier cache redirection at ISP scale: cache methods, one vs two tiers, "
+                      "and a lower-tier appliance failing mid-run.");
+    exp.Add("accessNets", "access networks", s.accessNets)
+        .Min(1)
+        .Max(AdcIspTopologyHelper::MAX_ACCESS_NETWORKS);
+    exp.Add("clientsPerNet", "clients per access network", s.clientsPerNet)
+        .Min(1)
+        .Max(AdcIspTopologyHelper::MAX_CLIENTS_PER_ACCESS_NETWORK);
+    exp.Add("upper", "upper-tier appliances in two-tier variants", s.upper).Min(1).Max(64);
+    exp.Add("lower", "lower-tier appliances", s.lower).Min(1).Max(64);
+    exp.Add("caches", "cache servers", s.caches).Min(1).Max(64);
+    exp.Add("duration", "seconds during which clients issue requests", s.duration)
+        .Above(0)
+        .Max(86400);
+    exp.Add("rate", "requests per second per client (Poisson)", s.rate).Above(0).Max(1000);
+    exp.Add("objectSize", "object size in bytes", s.objectSize).Max(1e8);
+    exp.Add("zipf", "Zipf exponent of object popularity (0: uniform)", s.zipf).Min(0).Max(10);
+    exp.Add("catalogue", "distinct objects", s.catalogue).Min(1).Max(1e6);
+    exp.Add("cacheable", "fraction of cacheable requests", s.cacheable).Min(0).Max(1);
+    exp.Add("cacheCapacity", "bytes per cache server", s.cacheCapacity).Min(1);
+    exp.Add("persistent", "persistent client connections", s.persistent);
+    exp.Add("reuse",
+            "the lower tier reuses its connections to caches and the origin "
+            "(NetScaler's -reuse, ON by default; 0: one connection per request)",
+            s.reuse);
+    exp.Add("origins",
+            "origin servers (sites), each with its own address and host name; clients' "
+            "requests cycle over them",
+            s.origins)
+        .Min(1)
+        .Max(64);
+    exp.AddList("variants",
+                "comma-separated: {two,one}-tier-{ROUNDROBIN,LEASTCONNECTION,URLHASH,"
+                "DESTINATIONIPHASH}[-failure] (with --configDir or --lowerConfig: by default "
+                "the one variant the files configure, named from them; a variant they "
+                "contradict is refused)",
+                s.variants)
+        .OneOf(VariantNames());
+    exp.Add("failLower",
+            "index of the lower appliance that fails in -failure variants (below --lower)",
+            s.failLower);
+    exp.AddCheck([&s, &exp]() {
+        if (s.failLower >= s.lower && s.variants.find("-failure") != std::string::npos)
+        {
+            exp.Refuse("failLower",
+                       "allowed 0.." + std::to_string(s.lower - 1) +
+                           " (an index below --lower=" + exp.Get("lower").GetText() + ")");
+        }
+    });
+    exp.Add("failAt", "when it fails (s)", s.failAt).Above(0).Special(-1, "half the duration");
+    exp.Less("failAt", "duration");
+    exp.Add("pcapLink",
+            "link to capture in the first variant (e.g. router-origin, switch-CRS1, "
+            "L1NS1-L2NS2)",
+            s.pcapLink);
+    exp.Add("pcap", "write the pcap", s.pcap);
+    exp.AddOutputDir("outputDir", "where CSV and pcap files go", s.outputDir);
+    exp.AddSeedAndRun(s.seed, s.run);
+    exp.Add("configDir",
+            "configure the tiers from crd-upper-*.ns.conf and crd-lower-*.ns.conf here "
+            "(NetScaler ns.conf, one per appliance; the files set the tiers' sizes and methods)",
+            s.configDir,
+            AdcExperimentOption::Kind::INPUT_DIR)
+        .SampleFiles({"crd-lower-L2NS1.ns.conf"});
+    exp.Add("upperConfig",
+            "or: the upper appliances' ns.conf, comma-separated",
+            s.upperConfig,
+            AdcExperimentOption::Kind::INPUT_FILES);
+    exp.Add("lowerConfig",
+            "and the lower appliances' ns.conf, comma-separated",
+            s.lowerConfig,
+            AdcExperimentOption::Kind::INPUT_FILES);
+    exp.Requires("upperConfig", "lowerConfig");
+    exp.Excludes("configDir", "lowerConfig");
+    exp.Excludes("configDir", "upperConfig");
+    exp.Add("accessOffCore",
+            "MPI partition plan: the access networks on ranks 1..N-1 only, rank 0 "
+            "simulating the core, tiers, caches and origins (0: access network a on rank "
+            "a % N, the data centre sharing rank 0 with some of them)",
+            s.accessOffCore);
+    exp.Add("countHops",
+            "count the packets devices receive (packet-hops; printed with the events)",
+            s.countHops);
+    exp.AddOutputDir("printConfig",
+                     "write the ns.conf files the first variant's configuration amounts to "
+                     "into this directory, and stop",
+                     s.printConfig)
+        .Optional();
+    exp.AddLoadLimits([&s]() {
+        const double clients = double(s.accessNets) * s.clientsPerNet;
+        const double requests =
+            clients * s.rate * s.duration * AdcConfigError::SplitList(s.variants).size();
+        return AdcExperiment::Load{clients,
+                                   requests,
+                                   requests * s.objectSize,
+                                   clients * s.catalogue};
+    });
     // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-    try
-    {
-        std::filesystem::create_directories(s.outputDir);
+    exp.SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    exp.UseMpi(); // under mpirun with several ranks: ns-3's MPI engine
+    return exp.Run(argc, argv, [&s, &exp]() {
         std::vector<Variant> variants;
         for (const auto& text : AdcConfigError::SplitList(s.variants))
         {
             variants.push_back(ParseVariant(text, s));
         }
+        CheckFiles(exp, s, variants);
         AdcMpi::CheckOneSimulation("crd-compare",
                                    "--variants='" + s.variants + "'",
                                    variants.size(),
@@ -537,7 +650,6 @@ main(int argc, char* argv[])
         }
         if (AdcMpi::GetRank() != 0)
         {
-            AdcMpi::Disable();
             return 0;
         }
         std::ofstream out(s.outputDir + "/summary.csv");
@@ -550,13 +662,6 @@ main(int argc, char* argv[])
                 << r.openAtStop << ',' << r.hitRatio << ',' << r.meanMs << ',' << r.p95Ms << ','
                 << r.goodputMbps << ',' << r.maxLowerShare << '\n';
         }
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "configuration error: " << e.what() << std::endl;
-        AdcMpi::Disable();
-        return 2;
-    }
-    AdcMpi::Disable();
-    return 0;
+        return 0;
+    });
 }

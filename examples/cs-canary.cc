@@ -36,6 +36,7 @@
  */
 
 #include "ns3/adc-config-reader.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-server.h"
@@ -204,7 +205,8 @@ Build(const Settings& s, uint32_t accessNets, uint32_t clientsPerNet, const std:
                              " CS vserver (add cs vserver <name> " + wantType + " <VIP> <port>)");
     }
     w.ssl = wantType == "SSL";
-    w.reader->ReadString(PersistenceLine(csName, mode, s.timeout), "--modes " + mode);
+    // The program's own command (not the user's file): its errors name the option.
+    w.reader->ReadCommands(PersistenceLine(csName, mode, s.timeout), "--modes=" + mode);
     Ptr<AdcCsVserverConfig> csConfig =
         store.Get<AdcCsVserverConfig>(AdcNetScalerCsCommands::CS_VSERVER, csName);
     if (csConfig->GetVip().IsNone() || !csConfig->GetVip().IsV4())
@@ -213,10 +215,17 @@ Build(const Settings& s, uint32_t accessNets, uint32_t clientsPerNet, const std:
     }
     w.vip = csConfig->GetVip().GetIpv4();
     w.port = csConfig->GetPort();
-    if (!csConfig->GetPolicyBindings().empty())
+    if (csConfig->GetPolicyBindings().empty())
     {
-        w.policy = csConfig->GetPolicyBindings().front().policy;
+        // The rollout changes this policy's rule: without it the canary never gets a request.
+        throw AdcConfigError(
+            (s.config.empty() ? "the built-in configuration" : "--config=" + s.config) +
+            ": CS vserver '" + csName +
+            "' binds no policy; the rollout changes the rule of the first "
+            "policy bound to it: allowed a configuration with `bind cs vserver " +
+            csName + " -policyName <policy> -priority <n>`");
     }
+    w.policy = csConfig->GetPolicyBindings().front().policy;
 
     // One data-centre server per service, at the service's address.
     const auto services = store.GetAll<AdcService>(AdcNetScalerCommands::SERVICE);
@@ -277,13 +286,9 @@ Build(const Settings& s, uint32_t accessNets, uint32_t clientsPerNet, const std:
 void
 SetCanary(World* w, uint32_t percent)
 {
-    if (w->policy.empty())
-    {
-        return;
-    }
-    w->reader->ReadString("set cs policy " + w->policy + " -rule \"SYS.RANDOM.MUL(100).LT(" +
-                              std::to_string(percent) + ")\"",
-                          "rollout");
+    w->reader->ReadCommands("set cs policy " + w->policy + " -rule \"SYS.RANDOM.MUL(100).LT(" +
+                                std::to_string(percent) + ")\"",
+                            "--stepShare (the rollout)");
     CsHelper::Sync(w->cs, w->reader->GetStore());
 }
 
@@ -383,7 +388,11 @@ struct Series
     uint64_t broken{0};                        //!< broken so far
 };
 
-/// \param spec "KIND:share,..." \return the kinds and cumulative shares
+/**
+ * \param spec "KIND:share,...", checked by --cookieMix's check
+ * \return the kinds and cumulative shares
+ * \throws AdcConfigError saying what is wrong (the scaffold names the option)
+ */
 std::vector<std::pair<std::string, double>>
 ParseMix(const std::string& spec)
 {
@@ -393,17 +402,23 @@ ParseMix(const std::string& spec)
     {
         const std::size_t colon = item.find(':');
         const std::string kind = item.substr(0, colon);
-        if (colon == std::string::npos || (kind != "KEEP" && kind != "NONE" && kind != "OTHER"))
+        char* end = nullptr;
+        const double share =
+            colon == std::string::npos ? -1 : std::strtod(item.c_str() + colon + 1, &end);
+        if (colon == std::string::npos || (kind != "KEEP" && kind != "NONE" && kind != "OTHER") ||
+            end == item.c_str() + colon + 1 || *end != '\0' || !(share >= 0 && share <= 1e6))
         {
-            throw AdcConfigError("--cookieMix: '" + item +
-                                 "' is not KIND:share; KIND one of KEEP, NONE, OTHER");
+            throw AdcConfigError(AdcExperiment::Show(item) +
+                                 " is not KIND:share; allowed KIND one of KEEP, NONE, OTHER and "
+                                 "a share, a number >= 0");
         }
-        total += std::stod(item.substr(colon + 1));
+        total += share;
         out.emplace_back(kind, total);
     }
     if (out.empty() || total <= 0)
     {
-        throw AdcConfigError("--cookieMix: '" + spec + "' gives no client kind a share");
+        throw AdcConfigError("gives no client kind a share; allowed KIND:share,... with a "
+                             "share > 0");
     }
     for (auto& [kind, cum] : out)
     {
@@ -552,8 +567,8 @@ RunRollout(const Settings& s, const std::string& mode, bool withPcap)
     Simulator::Destroy();
     if (!mismatch.empty())
     {
-        NS_FATAL_ERROR("request accounting broken for " << mode << ": " << mismatch << " ("
-                                                        << log->Summary() << ")");
+        throw AdcExperimentError("request accounting broken for " + mode + ": " + mismatch + " (" +
+                                 log->Summary() + ")");
     }
     return sum;
 }
@@ -564,51 +579,66 @@ int
 main(int argc, char* argv[])
 {
     Settings s;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("accessNets", "access networks of clients", s.accessNets);
-    cmd.AddValue("clientsPerNet", "clients in each access network", s.clientsPerNet);
-    cmd.AddValue("duration", "seconds during which clients issue requests", s.duration);
-    cmd.AddValue("rate", "requests per second of each client (exponential gaps)", s.rate);
-    cmd.AddValue("txnLength", "requests per stateful transaction", s.txnLength);
-    cmd.AddValue("sessionTxns", "transactions of each client's visit", s.sessionTxns);
-    cmd.AddValue("rolloutStart", "when the canary's first step goes live (s)", s.rolloutStart);
-    cmd.AddValue("rolloutStep", "seconds between canary steps", s.rolloutStep);
-    cmd.AddValue("stepShare", "percent of requests the canary gains at each step", s.stepShare);
-    cmd.AddValue("timeout", "persistence timeout of every mode (minutes)", s.timeout);
-    cmd.AddValue("modes",
-                 "persistence modes, comma-separated: NONE, SOURCEIP, COOKIEINSERT, "
-                 "COOKIEINSERT+SOURCEIP (backup), SSLSESSION (TLS clients on the SSL vserver)",
-                 s.modes);
-    cmd.AddValue("cookieMix",
-                 "client kinds and shares: KEEP (browser), NONE (no cookies), OTHER (only "
-                 "other cookies)",
-                 s.cookieMix);
-    cmd.AddValue("maxEntries", "persistence sessions the CS vserver keeps", s.maxEntries);
-    cmd.AddValue("config", "ns.conf to read instead of the built-in one", s.config);
-    cmd.AddValue("scenarios", "run the seed's scenarios 1 and 2 first", s.scenarios);
-    cmd.AddValue("pcap", "write a pcap of the appliance's link (first COOKIEINSERT run)", s.pcap);
-    cmd.AddValue("printConfig", "print the built-in ns.conf and exit", s.printConfig);
-    cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
-    cmd.AddValue("seed", "RngSeed", s.seed);
-    cmd.AddValue("run", "RngRun", s.run);
-    cmd.Parse(argc, argv);
-    if (s.printConfig)
-    {
-        std::cout << kDefaultConfig;
-        return 0;
-    }
-    RngSeedManager::SetSeed(s.seed);
-    RngSeedManager::SetRun(s.run);
-    try
-    {
-        if (s.stepShare == 0 || s.stepShare > 100 || s.txnLength == 0 || s.sessionTxns == 0 ||
-            s.rate <= 0 || s.duration < 20)
+    AdcExperiment exp("cs-canary",
+                      "A canary rollout through a NetScaler content-switching vserver, once per "
+                      "persistence mode: transactions broken, v2 share, persistence table.");
+    exp.Add("accessNets", "access networks of clients", s.accessNets)
+        .Min(1)
+        .Max(AdcIspTopologyHelper::MAX_ACCESS_NETWORKS);
+    exp.Add("clientsPerNet", "clients in each access network", s.clientsPerNet)
+        .Min(1)
+        .Max(AdcIspTopologyHelper::MAX_CLIENTS_PER_ACCESS_NETWORK);
+    exp.Add("duration", "seconds during which clients issue requests", s.duration)
+        .Min(20)
+        .Max(86400);
+    exp.Add("rate", "requests per second of each client (exponential gaps)", s.rate)
+        .Above(0)
+        .Max(1000);
+    exp.Add("txnLength", "requests per stateful transaction", s.txnLength).Min(1).Max(1000);
+    exp.Add("sessionTxns", "transactions of each client's visit", s.sessionTxns).Min(1).Max(1000);
+    exp.Add("rolloutStart", "when the canary's first step goes live (s)", s.rolloutStart).Min(0);
+    exp.Less("rolloutStart", "duration");
+    exp.Add("rolloutStep", "seconds between canary steps", s.rolloutStep).Above(0).Max(86400);
+    exp.Add("stepShare", "percent of requests the canary gains at each step", s.stepShare)
+        .Min(1)
+        .Max(100);
+    exp.Add("timeout", "persistence timeout of every mode (minutes)", s.timeout).Min(2).Max(1440);
+    exp.AddList("modes",
+                "persistence modes, comma-separated: NONE, SOURCEIP, COOKIEINSERT, "
+                "COOKIEINSERT+SOURCEIP (backup), SSLSESSION (TLS clients on the SSL vserver)",
+                s.modes)
+        .OneOf({"NONE", "SOURCEIP", "COOKIEINSERT", "COOKIEINSERT+SOURCEIP", "SSLSESSION"});
+    exp.Add("cookieMix",
+            "client kinds and shares: KEEP (browser), NONE (no cookies), OTHER (only other "
+            "cookies)",
+            s.cookieMix)
+        .Check([](const std::string& v) { ParseMix(v); });
+    exp.Add("maxEntries", "persistence sessions the CS vserver keeps", s.maxEntries)
+        .Min(1)
+        .Max(1e8);
+    exp.Add("config",
+            "ns.conf to read instead of the built-in one",
+            s.config,
+            AdcExperimentOption::Kind::INPUT_FILE);
+    exp.Add("scenarios", "run the seed's scenarios 1 and 2 first", s.scenarios);
+    exp.Add("pcap", "write a pcap of the appliance's link (first COOKIEINSERT run)", s.pcap);
+    exp.Add("printConfig", "print the built-in ns.conf and exit", s.printConfig);
+    exp.AddOutputDir("outputDir", "where CSV and pcap files go", s.outputDir);
+    exp.AddSeedAndRun(s.seed, s.run);
+    exp.AddLoadLimits([&s]() {
+        const double clients = double(s.accessNets) * s.clientsPerNet;
+        // A visit ends after its transactions: no client asks more than that.
+        const double perClient =
+            std::min(double(s.txnLength) * s.sessionTxns, s.rate * s.duration + 1);
+        const double requests = clients * perClient * AdcConfigError::SplitList(s.modes).size();
+        return AdcExperiment::Load{clients, requests, requests * 4000, clients * 100};
+    });
+    return exp.Run(argc, argv, [&s]() {
+        if (s.printConfig)
         {
-            throw AdcConfigError(
-                "--stepShare must be 1..100, --txnLength and --sessionTxns >= 1, --rate > 0 and "
-                "--duration >= 20");
+            std::cout << kDefaultConfig;
+            return 0;
         }
-        std::filesystem::create_directories(s.outputDir);
         std::ofstream(s.outputDir + "/ns.conf") << ConfigText(s);
         if (s.scenarios)
         {
@@ -641,11 +671,6 @@ main(int argc, char* argv[])
             std::cout << mode << ": " << r.sent << " requests, " << r.completed << " completed, "
                       << r.transactions << " transactions, " << r.broken << " broken\n";
         }
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "cs-canary: " << e.what() << "\n";
-        return 2;
-    }
-    return 0;
+        return 0;
+    });
 }

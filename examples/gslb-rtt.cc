@@ -18,12 +18,18 @@
  * Output in --outputDir: answers.csv, rtt.csv, visits.csv, events.csv, summary.csv (see
  * doc/gslb.rst); ./adc plot draws gslb-answers.png, gslb-rtt.png and gslb-latency.png.
  * --config=DIR reads the sites' ns.conf from DIR/gslb-site-a.ns.conf, ... instead of
- * generating them (the method of each run is then set with `set gslb vserver -lbMethod`).
+ * generating them: each file must define the GSLB vserver gslb-web and bind it the clients'
+ * domain (checked before the run); the method of each run is gslb-rtt's own command
+ * `set gslb vserver gslb-web -lbMethod M`, read after the file as a source of its own (the
+ * file itself is not changed; an error of that command names --methods, not a line).
  */
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-config-reader.h"
 #include "ns3/adc-csv-writer.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-mpi.h"
+#include "ns3/adc-netscaler-gslb-commands.h"
 #include "ns3/adc-web-user.h"
 #include "ns3/core-module.h"
 #include "ns3/gslb-adns.h"
@@ -49,6 +55,13 @@ using namespace ns3;
 namespace
 {
 
+/// \param method a GSLB method \return gslb-rtt's own command that sets it
+std::string
+OwnCommand(const std::string& method)
+{
+    return "set gslb vserver gslb-web -lbMethod " + method;
+}
+
 /// Command-line settings.
 struct Settings
 {
@@ -59,7 +72,7 @@ struct Settings
     double interVisit{2};
     std::string methods{"RTT,ROUNDROBIN,STATICPROXIMITY"};
     uint32_t tolerance{5};
-    std::string probeOrder{"PING DNS TCP"};
+    std::string probeOrder{"PING,DNS,TCP"};
     uint32_t ttl{5};
     double congestAt{40};
     uint32_t congestRegion{0};
@@ -228,7 +241,9 @@ RunOne(const Settings& s,
     h->SetAttribute("ClientsPerRegion", UintegerValue(s.clientsPerRegion));
     h->SetAttribute("LbMethod", StringValue(method));
     h->SetAttribute("Tolerance", UintegerValue(s.tolerance));
-    h->SetAttribute("ProbeOrder", StringValue(s.probeOrder));
+    std::string words = s.probeOrder; // the attribute takes -ldnsprobeOrder's words
+    std::replace(words.begin(), words.end(), ',', ' ');
+    h->SetAttribute("ProbeOrder", StringValue(words));
     h->SetAttribute("DnsTtl", UintegerValue(s.ttl));
     h->SetAttribute("InterVisitTime", TimeValue(Seconds(s.interVisit)));
     h->SetAttribute("StopVisitsAt", TimeValue(Seconds(s.duration - 5)));
@@ -242,7 +257,9 @@ RunOne(const Settings& s,
             files.push_back(s.config + "/gslb-site-" + static_cast<char>('a' + i) + ".ns.conf");
         }
         h->SetConfigFiles(files);
-        h->SetExtraConfig("set gslb vserver gslb-web -lbMethod " + method + "\n");
+        // The method is gslb-rtt's own command, read after each file as a source of its own
+        // (the file is not edited; an error in the command names --methods).
+        h->SetExtraConfig(OwnCommand(method) + "\n", "--methods=" + method);
     }
     GslbTopology t = h->Build();
     // Fixed streams: the same random numbers whatever is created when (MPI ranks start only
@@ -333,27 +350,58 @@ RunOne(const Settings& s,
     return out;
 }
 
+/**
+ * \brief Read each site's file alone (its errors name its own lines), and check that it
+ * defines the GSLB vserver gslb-rtt sets the method of, bound to the clients' domain: a file
+ * for another domain would have every visit fail.
+ * \param exp the options \param s the settings
+ */
 void
-Check(const Settings& s)
+CheckSiteFiles(const AdcExperiment& exp, const Settings& s)
 {
-    auto fail = [](const std::string& option, const std::string& value, const std::string& ok) {
-        throw AdcConfigError("gslb-rtt: --" + option + "=" + value + ": allowed " + ok);
-    };
-    if (s.duration < 20)
+    StringValue domain;
+    CreateObject<GslbTopologyHelper>()->GetAttribute("Domain", domain);
+    for (uint32_t i = 0; i < s.sites; ++i)
     {
-        fail("duration", std::to_string(s.duration), "at least 20 (s)");
-    }
-    if (s.congestRegion >= s.regions)
-    {
-        fail("congestRegion", std::to_string(s.congestRegion), "0..regions-1");
-    }
-    if (s.failSite >= s.sites)
-    {
-        fail("failSite", std::to_string(s.failSite), "0..sites-1");
-    }
-    if (!(s.congestAt < s.duration && s.failAt < s.recoverAt))
-    {
-        fail("failAt", std::to_string(s.failAt), "before --recoverAt, events before --duration");
+        const std::string file = s.config + "/gslb-site-" + static_cast<char>('a' + i) + ".ns.conf";
+        if (!std::ifstream(file))
+        {
+            exp.Refuse("config",
+                       "cannot read " + file +
+                           "; allowed a folder with one file per site (--sites=" +
+                           std::to_string(s.sites) + "): gslb-site-a.ns.conf, ...");
+        }
+        AdcConfigReader reader(AdcNetScalerGslbCommands::GetLanguage());
+        AdcNetScalerGslbCommands::ReadFile(reader, file);
+        Ptr<GslbVserverConfig> v =
+            reader.GetStore().Get<GslbVserverConfig>(AdcNetScalerGslbCommands::GSLB_VSERVER,
+                                                     "gslb-web");
+        if (!v)
+        {
+            exp.Refuse("config",
+                       file + " defines no GSLB vserver gslb-web, whose -lbMethod gslb-rtt "
+                              "sets for each method: allowed a file with `add gslb vserver "
+                              "gslb-web HTTP ...`");
+        }
+        bool bound = false;
+        std::string where = file;
+        std::vector<std::string> domains;
+        for (const GslbVserverConfig::Domain& d : v->GetDomains())
+        {
+            bound = bound || AdcText::EqualsNoCase(d.name, domain.Get());
+            domains.push_back(d.name);
+            where = d.file.empty() ? file : d.file + ":" + std::to_string(d.line);
+        }
+        if (!bound)
+        {
+            exp.Refuse("config",
+                       where + ": gslb vserver gslb-web is bound to " +
+                           (domains.empty() ? std::string("no domain")
+                                            : AdcConfigError::JoinAllowed(domains)) +
+                           ", but the clients resolve " + domain.Get() +
+                           ": allowed a file with `bind gslb vserver gslb-web -domainName " +
+                           domain.Get() + "`");
+        }
     }
 }
 
@@ -362,49 +410,65 @@ Check(const Settings& s)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "gslb-rtt: " << e.what() << std::endl;
-        return 2;
-    }
     Settings s;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("sites", "GSLB sites (2..8)", s.sites);
-    cmd.AddValue("regions", "client regions, each with an LDNS (1..50)", s.regions);
-    cmd.AddValue("clientsPerRegion", "web users per region", s.clientsPerRegion);
-    cmd.AddValue("duration", "length of each run (s)", s.duration);
-    cmd.AddValue("interVisit", "mean time between a user's visits (s, exponential)", s.interVisit);
-    cmd.AddValue("methods", "GSLB methods compared, comma-separated", s.methods);
-    cmd.AddValue("tolerance", "RTT tolerance, ms (set gslb vserver -tolerance)", s.tolerance);
-    cmd.AddValue("probeOrder", "set gslb parameter -ldnsprobeOrder (words)", s.probeOrder);
-    cmd.AddValue("ttl", "TTL of the DNS answers (s)", s.ttl);
-    cmd.AddValue("congestAt", "the transit link congests (s)", s.congestAt);
-    cmd.AddValue("congestRegion",
-                 "region whose link to its nearest site congests",
-                 s.congestRegion);
-    cmd.AddValue("congestDelay", "one-way delay of the congested link (ms)", s.congestDelay);
-    cmd.AddValue("failAt", "a site fails (s)", s.failAt);
-    cmd.AddValue("failSite", "index of the site that fails", s.failSite);
-    cmd.AddValue("recoverAt", "it recovers (s)", s.recoverAt);
-    cmd.AddValue("config", "directory of gslb-site-a.ns.conf, ... (empty: generated)", s.config);
-    cmd.AddValue("pcap", "write pcaps of the first method's run", s.pcap);
-    cmd.AddValue("outputDir", "where the CSV files go", s.outputDir);
-    cmd.AddValue("seed", "RNG seed", s.seed);
-    cmd.AddValue("run", "RNG run number", s.run);
-    cmd.Parse(argc, argv);
-    try
-    {
-        Check(s);
+    AdcExperiment exp("gslb-rtt",
+                      "GSLB by dynamic RTT against round robin and static proximity: a transit "
+                      "link congests, a site fails and recovers.");
+    exp.Add("sites", "GSLB sites", s.sites).Min(2).Max(8);
+    exp.Add("regions", "client regions, each with an LDNS", s.regions).Min(1).Max(50);
+    exp.Add("clientsPerRegion", "web users per region", s.clientsPerRegion).Min(1).Max(5000);
+    exp.Add("duration", "length of each run (s)", s.duration).Min(20).Max(86400);
+    exp.Add("interVisit", "mean time between a user's visits (s, exponential)", s.interVisit)
+        .Above(0)
+        .Max(86400);
+    exp.AddList("methods", "GSLB methods compared, comma-separated", s.methods)
+        .OneOf(AdcNetScalerGslbCommands::GetLbMethods());
+    exp.Add("tolerance", "RTT tolerance, ms (set gslb vserver -tolerance)", s.tolerance)
+        .Max(GslbVserverConfig::MAX_TOLERANCE_MS);
+    exp.AddList("probeOrder",
+                "set gslb parameter -ldnsprobeOrder: probe kinds, comma-separated",
+                s.probeOrder)
+        .OneOf(GslbParameterConfig::GetProbeKinds());
+    exp.Add("ttl", "TTL of the DNS answers (s)", s.ttl).Max(86400);
+    exp.Add("congestAt", "the transit link congests (s)", s.congestAt).Min(0);
+    exp.Less("congestAt", "duration");
+    exp.Add("congestRegion", "region whose link to its nearest site congests", s.congestRegion);
+    exp.Index("congestRegion", "regions");
+    exp.Add("congestDelay", "one-way delay of the congested link (ms)", s.congestDelay)
+        .Min(0)
+        .Max(60000);
+    exp.Add("failAt", "a site fails (s)", s.failAt).Min(0);
+    exp.Less("failAt", "recoverAt");
+    exp.Add("failSite", "index of the site that fails", s.failSite);
+    exp.Index("failSite", "sites");
+    exp.Add("recoverAt", "it recovers (s)", s.recoverAt).Min(0);
+    exp.Less("recoverAt", "duration");
+    exp.Add("config",
+            "directory of gslb-site-a.ns.conf, ... (one per site, each defining the GSLB "
+            "vserver gslb-web bound to www.gslb.example; empty: generated)",
+            s.config,
+            AdcExperimentOption::Kind::INPUT_DIR)
+        .SampleFiles({"gslb-site-a.ns.conf"});
+    exp.Add("pcap", "write pcaps of the first method's run", s.pcap);
+    exp.AddOutputDir("outputDir", "where the CSV files go", s.outputDir);
+    exp.AddSeedAndRun(s.seed, s.run);
+    exp.AddLoadLimits([&s]() {
+        const double users = double(s.regions) * s.clientsPerRegion;
+        const double visits =
+            users * s.duration / s.interVisit * AdcConfigError::SplitList(s.methods).size();
+        return AdcExperiment::Load{users, visits, 0, 0};
+    });
+    exp.UseMpi(); // under mpirun with several ranks: ns-3's MPI engine
+    return exp.Run(argc, argv, [&s, &exp]() {
+        if (!s.config.empty())
+        {
+            CheckSiteFiles(exp, s);
+        }
         AdcMpi::CheckOneSimulation("gslb-rtt",
                                    "--methods=" + s.methods,
                                    AdcConfigError::SplitList(s.methods).size(),
                                    "methods");
         const bool writer = AdcMpi::GetRank() == 0; // of the whole-run files
-        std::filesystem::create_directories(s.outputDir);
         AdcCsvWriter answers(s.outputDir + "/answers.csv",
                              {"method", "time_s", "adns_site", "region", "answer_site", "reason"});
         AdcCsvWriter rtt(s.outputDir + "/rtt.csv",
@@ -428,10 +492,8 @@ main(int argc, char* argv[])
             events.WriteRow({std::to_string(s.recoverAt), "recovers"});
         }
         std::vector<Outcome> outcomes;
-        std::stringstream list(s.methods);
-        std::string method;
         bool first = true;
-        while (std::getline(list, method, ','))
+        for (const std::string& method : AdcConfigError::SplitList(s.methods))
         {
             std::cerr << "gslb-rtt: " << method << " ..." << std::endl;
             outcomes.push_back(RunOne(s, method, answers, rtt, visits, first));
@@ -439,7 +501,6 @@ main(int argc, char* argv[])
         }
         if (!writer)
         {
-            AdcMpi::Disable();
             return 0;
         }
         AdcCsvWriter summary(s.outputDir + "/summary.csv",
@@ -492,13 +553,6 @@ main(int argc, char* argv[])
                       << o.open << "), nearest site " << sh.str() << ", mean " << f(Mean(o.totals))
                       << " ms, p95 " << f(Percentile(o.totals, 0.95)) << " ms\n";
         }
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "gslb-rtt: " << e.what() << std::endl;
-        AdcMpi::Disable();
-        return 2;
-    }
-    AdcMpi::Disable();
-    return 0;
+        return 0;
+    });
 }

@@ -40,6 +40,7 @@
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-config-reader.h"
 #include "ns3/adc-csv-writer.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
 #include "ns3/adc-http-server.h"
@@ -159,39 +160,6 @@ struct Summary
     uint64_t natExhausted{0};
     uint64_t distinctSeen{0};
 };
-
-/// \throw AdcConfigError for a name that is not a topology or health check
-void
-CheckNames(const Settings& s)
-{
-    const std::vector<std::string> topos{"DSR", "HALF_NAT", "FULL_NAT"};
-    for (const auto& t : AdcConfigError::SplitList(s.topologies))
-    {
-        if (std::find(topos.begin(), topos.end(), t) == topos.end())
-        {
-            throw AdcConfigError::NotOneOf("ilb-topologies", "--topologies", t, topos);
-        }
-    }
-    const std::vector<std::string> checks{"NONE", "PING", "TCP", "UDP"};
-    if (std::find(checks.begin(), checks.end(), s.healthCheck) == checks.end())
-    {
-        throw AdcConfigError::NotOneOf("ilb-topologies", "--healthCheck", s.healthCheck, checks);
-    }
-    if (s.stickyPrefix > 255)
-    {
-        throw AdcConfigError("ilb-topologies: --stickyPrefix " + std::to_string(s.stickyPrefix) +
-                             " is out of range; allowed 0..32 (IPv4) or 0..128 (IPv6)");
-    }
-    if (s.serverPort > 65535)
-    {
-        throw AdcConfigError("ilb-topologies: --serverPort " + std::to_string(s.serverPort) +
-                             " is out of range; allowed 0..65535");
-    }
-    if (s.rate <= 0 || s.duration <= 0 || s.timeout <= 0)
-    {
-        throw AdcConfigError("ilb-topologies: --rate, --duration and --timeout must be > 0");
-    }
-}
 
 Ptr<IlbHelper>
 MakeHelper(const Settings& s, const std::string& topology)
@@ -471,6 +439,13 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
     port->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&OnRequestFrame, &sum.obs));
     port->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&OnResponseFrame, &sum.obs));
 
+    if (s.failServer >= 0 && static_cast<uint32_t>(s.failServer) >= t.GetNServers())
+    {
+        throw AdcConfigError("--failServer=" + std::to_string(s.failServer) + ": allowed -1 " +
+                             "(none) or 0.." + std::to_string(t.GetNServers() - 1) + " (the " +
+                             std::to_string(t.GetNServers()) + " servers of --config=" + s.config +
+                             ")");
+    }
     if (s.failServer >= 0)
     {
         IlbHelper::ScheduleServerFailure(t, static_cast<uint32_t>(s.failServer), Seconds(s.failAt));
@@ -523,8 +498,8 @@ RunOne(const Settings& s, const std::string& topology, bool withPcap)
     Simulator::Destroy();
     if (!mismatch.empty())
     {
-        NS_FATAL_ERROR("request accounting broken for " << topology << ": " << mismatch << " ("
-                                                        << accounting << ")");
+        throw AdcExperimentError("request accounting broken for " + topology + ": " + mismatch +
+                                 " (" + accounting + ")");
     }
     if (AdcMpi::GetRank() == 0)
     {
@@ -581,90 +556,111 @@ WriteSummary(const Settings& s, const std::vector<Summary>& rows)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "configuration error: " << e.what() << std::endl;
-        return 2;
-    }
     Settings s;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("The same HTTP client load through the Integrated Load Balancer in DSR, Half-NAT "
-              "and Full-NAT: packets through the ILB, what the servers see, latency.");
-    cmd.AddValue("clients", "clients (one point-to-point link each)", s.clients);
-    cmd.AddValue("servers", "back-end servers on the server LAN", s.servers);
-    cmd.AddValue("duration", "seconds during which clients issue requests", s.duration);
-    cmd.AddValue("rate", "requests per second per client (Poisson)", s.rate);
-    cmd.AddValue("objectSize", "response body bytes", s.objectSize);
-    cmd.AddValue("topologies", "comma-separated: DSR, HALF_NAT, FULL_NAT", s.topologies);
-    cmd.AddValue("algorithm",
-                 "server selection; allowed: " +
-                     AdcConfigError::JoinAllowed(IlbHelper::GetAlgorithmNames()),
-                 s.algorithm);
-    cmd.AddValue("dsrAlgorithm",
-                 "server selection of the DSR run (DSR balances every packet: roundrobin "
-                 "spreads a connection over the servers); allowed: " +
-                     AdcConfigError::JoinAllowed(IlbHelper::GetAlgorithmNames()),
-                 s.dsrAlgorithm);
-    cmd.AddValue("ipv6", "IPv6 VIP and clients", s.ipv6);
-    cmd.AddValue("ilbIsRouter",
-                 "the ILB is the servers' gateway (DSR responses cross it)",
-                 s.ilbIsRouter);
-    cmd.AddValue("serverPort",
-                 "servers' port in the NAT topologies (0: the VIP port)",
-                 s.serverPort);
-    cmd.AddValue("natRange", "Full-NAT IPv4 source range", s.natRange);
-    cmd.AddValue("natRange6", "Full-NAT IPv6 source range", s.natRange6);
-    cmd.AddValue("natPorts", "Full-NAT source ports", s.natPorts);
-    cmd.AddValue("sticky", "sticky sessions", s.sticky);
-    cmd.AddValue("stickyPrefix", "sticky prefix length", s.stickyPrefix);
-    cmd.AddValue("healthCheck", "NONE, PING, TCP or UDP", s.healthCheck);
-    cmd.AddValue("hcInterval", "health check: seconds between probes", s.hcInterval);
-    cmd.AddValue("hcTimeout", "health check: probe timeout (s, < hcInterval)", s.hcTimeout);
-    cmd.AddValue("hcRetries", "health check: failed probes before a server is down", s.hcRetries);
-    cmd.AddValue("config",
-                 "an ilbadm script configuring the ILB (one run, of its first enabled rule's "
-                 "type; replaces --topologies, --algorithm, --healthCheck, ...)",
-                 s.config);
-    cmd.AddValue("show",
-                 "with --config: write ilbadm-show-TOPO.txt (show-* and export-config at the end)",
-                 s.show);
-    cmd.AddValue("failServer", "index of a server that fails (-1: none)", s.failServer);
-    cmd.AddValue("failAt", "when it fails (s)", s.failAt);
-    cmd.AddValue("timeout", "client request timeout (s)", s.timeout);
-    cmd.AddValue("pcap", "write pcaps of the client side and the server LAN", s.pcap);
-    cmd.AddValue("pcapAll", "pcaps for every topology (default: the first only)", s.pcapAll);
-    cmd.AddValue("checksums",
-                 "compute and check IPv4/TCP/UDP checksums (every rewrite must keep them right)",
-                 s.checksums);
-    cmd.AddValue("outputDir", "where CSV and pcap files go", s.outputDir);
-    cmd.AddValue("seed", "RNG seed", s.seed);
-    cmd.AddValue("run", "RNG run number", s.run);
-    cmd.Parse(argc, argv);
-    if (s.checksums)
-    {
-        GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
-    }
-
-    try
-    {
+    AdcExperiment exp("ilb-topologies",
+                      "The same HTTP client load through the Integrated Load Balancer in DSR, "
+                      "Half-NAT and Full-NAT: packets through the ILB, what the servers see, "
+                      "latency.");
+    exp.Add("clients", "clients (one point-to-point link each)", s.clients).Min(1).Max(16384);
+    exp.Add("servers", "back-end servers on the server LAN", s.servers).Min(1).Max(64);
+    exp.Add("duration", "seconds during which clients issue requests", s.duration)
+        .Above(0)
+        .Max(86400);
+    exp.Add("rate", "requests per second per client (Poisson)", s.rate).Above(0).Max(1000);
+    exp.Add("objectSize", "response body bytes", s.objectSize).Max(1e8);
+    exp.AddList("topologies", "comma-separated", s.topologies)
+        .OneOf({"DSR", "HALF_NAT", "FULL_NAT"});
+    exp.Add("algorithm", "server selection", s.algorithm).OneOf(IlbHelper::GetAlgorithmNames());
+    exp.Add("dsrAlgorithm",
+            "server selection of the DSR run (DSR balances every packet: roundrobin spreads a "
+            "connection over the servers)",
+            s.dsrAlgorithm)
+        .OneOf(IlbHelper::GetAlgorithmNames());
+    exp.Add("ipv6", "IPv6 VIP and clients", s.ipv6);
+    exp.Add("ilbIsRouter",
+            "the ILB is the servers' gateway (DSR responses cross it)",
+            s.ilbIsRouter);
+    exp.Add("serverPort", "servers' port in the NAT topologies (0: the VIP port)", s.serverPort)
+        .Max(65535);
+    exp.Add("natRange", "Full-NAT IPv4 source range", s.natRange).Check([](const std::string& v) {
+        IlbHelper::ParseAddressRange(v, false, "natRange");
+    });
+    exp.Add("natRange6", "Full-NAT IPv6 source range", s.natRange6).Check([](const std::string& v) {
+        IlbHelper::ParseAddressRange(v, true, "natRange6");
+    });
+    exp.Add("natPorts", "Full-NAT source ports", s.natPorts).Check([](const std::string& v) {
+        AdcPortRange::Parse(v);
+    });
+    exp.Add("sticky", "sticky sessions", s.sticky);
+    exp.Add("stickyPrefix", "sticky prefix length (0..32 IPv4, 0..128 IPv6)", s.stickyPrefix)
+        .Max(128);
+    exp.Add("healthCheck", "health check of the servers", s.healthCheck)
+        .OneOf({"NONE", "PING", "TCP", "UDP"});
+    exp.Add("hcInterval", "health check: seconds between probes", s.hcInterval).Min(0.01).Max(3600);
+    exp.Add("hcTimeout", "health check: probe timeout (s)", s.hcTimeout).Above(0);
+    exp.Less("hcTimeout", "hcInterval");
+    exp.Add("hcRetries", "health check: failed probes before a server is down", s.hcRetries)
+        .Min(1)
+        .Max(100);
+    exp.Add("config",
+            "an ilbadm script configuring the ILB (one run, of its first enabled rule's type; "
+            "replaces --topologies, --algorithm, --healthCheck, ...)",
+            s.config,
+            AdcExperimentOption::Kind::INPUT_FILE);
+    exp.Add("show",
+            "with --config: write ilbadm-show-TOPO.txt (show-* and export-config at the end)",
+            s.show);
+    exp.Add("failServer", "index of a server that fails", s.failServer).Special(-1, "none");
+    exp.Index("failServer", "servers");
+    exp.Add("failAt", "when it fails (s; before the requests end, --duration + 1)", s.failAt)
+        .Min(0);
+    exp.Add("timeout", "client request timeout (s)", s.timeout).Above(0).Max(3600);
+    exp.Add("pcap", "write pcaps of the client side and the server LAN", s.pcap);
+    exp.Add("pcapAll", "pcaps for every topology (default: the first only)", s.pcapAll);
+    exp.Add("checksums",
+            "compute and check IPv4/TCP/UDP checksums (every rewrite must keep them right)",
+            s.checksums);
+    exp.AddOutputDir("outputDir", "where CSV and pcap files go", s.outputDir);
+    exp.AddSeedAndRun(s.seed, s.run);
+    exp.AddCheck([&s, &exp]() {
+        if (s.stickyPrefix > (s.ipv6 ? 128u : 32u))
+        {
+            exp.Refuse("stickyPrefix", s.ipv6 ? "allowed 0..128 (IPv6)" : "allowed 0..32 (IPv4)");
+        }
+        if (s.failServer >= 0 && s.failAt >= s.duration + 1)
+        {
+            exp.Refuse("failAt", "allowed < --duration + 1 (when the clients' requests end)");
+        }
+        if (s.show && s.config.empty())
+        {
+            exp.Refuse("show", "prints ilbadm's view of a configuration: allowed with --config");
+        }
+    });
+    exp.AddLoadLimits([&s]() {
+        const double requests =
+            s.clients * s.rate * s.duration * AdcConfigError::SplitList(s.topologies).size();
+        return AdcExperiment::Load{double(s.clients), requests, requests * s.objectSize, 0};
+    });
+    exp.UseMpi(); // under mpirun with several ranks: ns-3's MPI engine
+    return exp.Run(argc, argv, [&s, &exp]() {
+        if (s.checksums)
+        {
+            GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+        }
         if (!s.config.empty())
         {
             // The run's topology is the script's rule's type.
             AdcConfigReader reader(AdcIlbadmCommands::GetLanguage());
             reader.ReadFile(s.config);
-            s.topologies = ScriptTopology(*ScriptRule(reader.GetStore(), s.config));
+            const std::string topology = ScriptTopology(*ScriptRule(reader.GetStore(), s.config));
+            if (exp.Get("topologies").IsGiven() && s.topologies != topology)
+            {
+                exp.Refuse("topologies",
+                           "the script of --config=" + s.config + " configures " + topology +
+                               ": leave it out or give the same");
+            }
+            s.topologies = topology;
         }
-        else if (s.show)
-        {
-            throw AdcConfigError("ilb-topologies: --show prints ilbadm's view of a "
-                                 "configuration: allowed with --config only");
-        }
-        CheckNames(s);
-        std::filesystem::create_directories(s.outputDir);
         const std::vector<std::string> topologies = AdcConfigError::SplitList(s.topologies);
         AdcMpi::CheckOneSimulation("ilb-topologies",
                                    "--topologies='" + s.topologies + "'",
@@ -683,13 +679,6 @@ main(int argc, char* argv[])
         {
             WriteSummary(s, rows);
         }
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "configuration error: " << e.what() << std::endl;
-        AdcMpi::Disable();
-        return 2;
-    }
-    AdcMpi::Disable();
-    return 0;
+        return 0;
+    });
 }

@@ -21,6 +21,7 @@
 #include "ns3/adc-dns-server.h"
 #include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-ecmp-routing6.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-slb-commands.h"
@@ -146,23 +147,24 @@ main(int argc, char* argv[])
     std::string outputDir = "results/slb-contoso";
     std::string config;
     bool printConfig = false;
+    uint32_t seed = 1;
     uint32_t run = 1;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("run", "Run number (ns-3's RngRun): same run, same traces", run);
-    cmd.AddValue("pcap", "Capture every link", pcap);
-    cmd.AddValue("ipv6", "The client uses the IPv6 VIP fd00:ffff::60", ipv6);
-    cmd.AddValue("muxes", "MUXes in the pool (1..8)", muxes);
-    cmd.AddValue("vni", "The DIPs' virtual network (VXLAN VNI); 0: DIPs on a VLAN", vni);
-    cmd.AddValue("outputDir", "Where steps.csv, hops.txt and pcap/ go", outputDir);
-    cmd.AddValue("config", "SLB northbound commands to read (default: the seed's policy)", config);
-    cmd.AddValue("printConfig",
-                 "Print the SLB policy as northbound commands and exit",
-                 printConfig);
-    cmd.Parse(argc, argv);
-    RngSeedManager::SetRun(run);
-
-    try
-    {
+    AdcExperiment exp("slb-contoso",
+                      "The seed's nine steps of the SDN software load balancer: DNS, ECMP to a "
+                      "MUX, VXLAN to the host, NAT, direct server return.");
+    exp.Add("pcap", "Capture every link", pcap);
+    exp.Add("ipv6", "The client uses the IPv6 VIP fd00:ffff::60", ipv6);
+    exp.Add("muxes", "MUXes in the pool", muxes).Min(1).Max(SlbManager::kMaxMuxes);
+    exp.Add("vni", "The DIPs' virtual network (VXLAN VNI, 24 bits); 0: DIPs on a VLAN", vni)
+        .Max(16777215);
+    exp.AddOutputDir("outputDir", "Where steps.csv, hops.txt and pcap/ go", outputDir);
+    exp.Add("config",
+            "SLB northbound commands to read (default: the seed's policy)",
+            config,
+            AdcExperimentOption::Kind::INPUT_FILE);
+    exp.Add("printConfig", "Print the SLB policy as northbound commands and exit", printConfig);
+    exp.AddSeedAndRun(seed, run);
+    return exp.Run(argc, argv, [&]() {
         Ptr<SlbTopologyHelper> helper = CreateObject<SlbTopologyHelper>();
         helper->SetAttribute("Clients", UintegerValue(1));
         helper->SetAttribute("Muxes", UintegerValue(muxes));
@@ -507,14 +509,8 @@ main(int argc, char* argv[])
         Simulator::Destroy();
         if (!ok)
         {
-            std::cerr << "slb-contoso: not every step happened\n";
-            return 1;
+            throw AdcExperimentError("not every step happened");
         }
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "slb-contoso: " << e.what() << '\n';
-        return 2;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -33,6 +33,7 @@
 #include "ns3/adc-csv-writer.h"
 #include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-ecmp-routing6.h"
+#include "ns3/adc-experiment.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-mpi.h"
@@ -130,44 +131,6 @@ struct Record
     AdcRequestTally tally;                                 //!< every request of every client
 };
 
-/// \param s settings \throws AdcConfigError naming the option, the value and what is allowed
-void
-Check(const Settings& s)
-{
-    auto num = [](double v) {
-        return v == std::floor(v) ? std::to_string(static_cast<int64_t>(v))
-                                  : AdcCsvWriter::FormatFixed(v, 3);
-    };
-    auto range = [&num](const std::string& name,
-                        double v,
-                        double lo,
-                        double hi,
-                        const std::string& why = "") {
-        if (!(v >= lo && v <= hi))
-        {
-            throw AdcConfigError("--" + name + " " + num(v) + ": allowed " + num(lo) + ".." +
-                                 num(hi) + why);
-        }
-    };
-    range("muxes",
-          s.muxes,
-          3,
-          SlbManager::kMaxMuxes - 1,
-          " (one more MUX is deployed to be added, and one SLB manager supports " +
-              std::to_string(SlbManager::kMaxMuxes) + ")");
-    range("clients", s.clients, 1, 250);
-    range("connections", s.connections, 1, 100);
-    range("hosts", s.hosts, 2, 249);
-    range("failMux", s.failMux, 0, s.muxes - 1);
-    range("interval", s.interval, 0.001, 60);
-    range("timeout", s.timeout, 0.01, 60);
-    range("holdTime", s.holdTime, 3, 65535); // RFC 4271 4.2: 0 or at least 3 s
-    range("bin", s.bin, 0.01, 60);
-    range("failAt", s.failAt, s.start, s.stop);
-    range("addAt", s.addAt, s.start, s.stop);
-    range("stop", s.stop, s.start + 1, 3600);
-}
-
 /// \param s settings \return the variants --variants names
 std::vector<Variant>
 Selected(const Settings& s)
@@ -177,21 +140,11 @@ Selected(const Settings& s)
     {
         return all;
     }
-    std::vector<std::string> names;
-    for (const auto& v : all)
-    {
-        names.push_back(v.name);
-    }
     std::vector<Variant> out;
-    for (const std::string& n : AdcConfigError::SplitList(s.variants))
+    for (const std::string& n : AdcConfigError::SplitList(s.variants)) // names checked
     {
-        auto it = std::find(names.begin(), names.end(), n);
-        if (it == names.end())
-        {
-            throw AdcConfigError("--variants: unknown variant '" + n + "': allowed all or " +
-                                 AdcConfigError::JoinAllowed(names));
-        }
-        out.push_back(all[it - names.begin()]);
+        out.push_back(
+            *std::find_if(all.begin(), all.end(), [&n](const Variant& v) { return v.name == n; }));
     }
     return out;
 }
@@ -520,61 +473,87 @@ Write(const Settings& s, const std::vector<Record>& rows)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        AdcMpi::Enable(&argc, &argv); // under mpirun with several ranks: ns-3's MPI engine
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "slb-mux-failure: " << e.what() << std::endl;
-        return 2;
-    }
     Settings s;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("The SLB's MUX pool under thousands of persistent connections: a DIP joins, a MUX "
-              "fails, a MUX is added; Maglev with and without a flow table and naive modulo, "
-              "each behind plain and resilient ECMP: detection time, load per MUX, broken "
-              "connections.");
-    cmd.AddValue("muxes", "MUXes in service at the start (3..7; one more is deployed)", s.muxes);
-    cmd.AddValue("clients", "client nodes (1..250)", s.clients);
-    cmd.AddValue("connections", "persistent connections per client (1..100)", s.connections);
-    cmd.AddValue("hosts", "hosts whose first VM is a DIP at the start (one more joins)", s.hosts);
-    cmd.AddValue("interval", "seconds between two requests on a connection", s.interval);
-    cmd.AddValue("start", "clients start (s)", s.start);
-    cmd.AddValue("dipAddAt",
-                 "a DIP (the last host's VM) joins the VIP (s; < 0: never); a connection opens "
-                 "with its first request, one interval after its start",
-                 s.dipAddAt);
-    cmd.AddValue("failAt", "a MUX fails (s)", s.failAt);
-    cmd.AddValue("failMux", "index of the MUX that fails (0..muxes-1)", s.failMux);
-    cmd.AddValue("holdTime", "BGP hold time (s, >= 3; keepalives every third)", s.holdTime);
-    cmd.AddValue("addAt", "the spare MUX is put in service (s)", s.addAt);
-    cmd.AddValue("stop", "end of each run (s)", s.stop);
-    cmd.AddValue("timeout", "client request timeout (s)", s.timeout);
-    cmd.AddValue("bin", "load.csv time bin (s)", s.bin);
-    std::vector<std::string> names;
+    AdcExperiment exp("slb-mux-failure",
+                      "The SLB's MUX pool under thousands of persistent connections: a DIP "
+                      "joins, a MUX fails, a MUX is added; Maglev with and without a flow table "
+                      "and naive modulo, each behind plain and resilient ECMP: detection time, "
+                      "load per MUX, broken connections.");
+    exp.Add("muxes",
+            "MUXes in service at the start (one more is deployed, and one SLB manager supports " +
+                std::to_string(SlbManager::kMaxMuxes) + ")",
+            s.muxes)
+        .Min(3)
+        .Max(SlbManager::kMaxMuxes - 1);
+    exp.Add("clients", "client nodes", s.clients).Min(1).Max(250);
+    exp.Add("connections", "persistent connections per client", s.connections).Min(1).Max(100);
+    exp.Add("hosts", "hosts whose first VM is a DIP at the start (one more joins)", s.hosts)
+        .Min(2)
+        .Max(249);
+    exp.Add("interval", "seconds between two requests on a connection", s.interval)
+        .Min(0.001)
+        .Max(60);
+    exp.Add("start", "clients start (s)", s.start).Min(0);
+    exp.Add("dipAddAt",
+            "a DIP (the last host's VM) joins the VIP (s; < 0: never); a connection opens "
+            "with its first request, one interval after its start",
+            s.dipAddAt);
+    exp.Add("failAt", "a MUX fails (s; from --start to --stop)", s.failAt).Min(0);
+    exp.LessOrEqual("start", "failAt");
+    exp.LessOrEqual("failAt", "stop");
+    exp.Add("failMux", "index of the MUX that fails", s.failMux);
+    exp.Index("failMux", "muxes");
+    exp.Add("holdTime",
+            "BGP hold time (s; RFC 4271 4.2: at least 3; keepalives every third)",
+            s.holdTime)
+        .Min(3)
+        .Max(65535);
+    exp.Add("addAt", "the spare MUX is put in service (s; from --start to --stop)", s.addAt).Min(0);
+    exp.LessOrEqual("start", "addAt");
+    exp.LessOrEqual("addAt", "stop");
+    exp.Add("stop", "end of each run (s; at least --start + 1)", s.stop).Min(1).Max(3600);
+    exp.Add("timeout", "client request timeout (s)", s.timeout).Min(0.01).Max(60);
+    exp.Add("bin", "load.csv time bin (s)", s.bin).Min(0.01).Max(60);
+    std::vector<std::string> names{"all"};
     for (const auto& v : AllVariants())
     {
         names.push_back(v.name);
     }
-    cmd.AddValue("variants",
-                 "all, or comma-separated: " + AdcConfigError::JoinAllowed(names),
-                 s.variants);
-    cmd.AddValue("outputDir", "where the CSV files go", s.outputDir);
-    cmd.AddValue("seed", "RNG seed", s.seed);
-    cmd.AddValue("run", "RNG run number", s.run);
-    cmd.Parse(argc, argv);
-    RngSeedManager::SetSeed(s.seed);
-    RngSeedManager::SetRun(s.run);
-    try
-    {
-        Check(s);
+    exp.AddList("variants", "all, or comma-separated variants", s.variants).OneOf(names);
+    exp.AddOutputDir("outputDir", "where the CSV files go", s.outputDir);
+    exp.AddSeedAndRun(s.seed, s.run);
+    exp.AddCheck([&s, &exp]() {
+        if (s.stop < s.start + 1)
+        {
+            exp.Refuse("stop", "allowed >= --start + 1 (" + exp.Get("start").GetText() + " + 1)");
+        }
+        if (s.dipAddAt > s.stop)
+        {
+            exp.Refuse("dipAddAt",
+                       "allowed < 0 (never) or <= --stop (" + exp.Get("stop").GetText() + ")");
+        }
+        const std::vector<std::string> items = AdcConfigError::SplitList(s.variants);
+        if (items.size() > 1 && std::find(items.begin(), items.end(), "all") != items.end())
+        {
+            exp.Refuse("variants", "allowed all alone, or a list of variants");
+        }
+    });
+    exp.AddLoadLimits([&s]() {
+        const double runs = s.variants == "all" ? AllVariants().size()
+                                                : AdcConfigError::SplitList(s.variants).size();
+        const double connections = double(s.clients) * s.connections;
+        return AdcExperiment::Load{double(s.clients),
+                                   connections * (s.stop - s.start) / s.interval * runs,
+                                   0,
+                                   0};
+    });
+    exp.UseMpi(); // under mpirun with several ranks: ns-3's MPI engine
+    return exp.Run(argc, argv, [&s]() {
         const std::vector<Variant> variants = Selected(s);
         AdcMpi::CheckOneSimulation("slb-mux-failure",
                                    "--variants=" + s.variants,
                                    variants.size(),
                                    "variants");
-        std::filesystem::create_directories(s.outputDir);
         std::vector<Record> rows;
         for (const Variant& v : variants)
         {
@@ -582,14 +561,6 @@ main(int argc, char* argv[])
             rows.push_back(RunOne(s, v));
         }
         // The MUXes and routers are rank 0's: it writes the files (with every rank's requests).
-        const bool balanced = AdcMpi::GetRank() != 0 || Write(s, rows);
-        AdcMpi::Disable();
-        return balanced ? 0 : 1;
-    }
-    catch (const AdcConfigError& e)
-    {
-        std::cerr << "slb-mux-failure: " << e.what() << std::endl;
-        AdcMpi::Disable();
-        return 2;
-    }
+        return AdcMpi::GetRank() != 0 || Write(s, rows) ? 0 : 1;
+    });
 }

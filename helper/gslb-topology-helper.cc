@@ -306,9 +306,10 @@ GslbTopologyHelper::SetConfigFiles(const std::vector<std::string>& files)
 }
 
 void
-GslbTopologyHelper::SetExtraConfig(const std::string& text)
+GslbTopologyHelper::SetExtraConfig(const std::string& text, const std::string& source)
 {
     m_extra = text;
+    m_extraSource = source;
 }
 
 Time
@@ -558,16 +559,10 @@ GslbTopologyHelper::Build()
         }
         else
         {
-            std::ifstream in(m_files[s]);
-            if (!in)
-            {
-                throw AdcConfigError("GslbTopologyHelper: cannot read the configuration file " +
-                                     m_files[s]);
-            }
-            std::ostringstream text;
-            text << in.rdbuf();
+            // The user's file as it is, then the program's own commands as their own source:
+            // an error in either names the right origin.
             t.site.push_back(
-                gslb.InstallFromText(t.appliances.Get(s), text.str() + m_extra, m_files[s]));
+                gslb.InstallFromFile(t.appliances.Get(s), m_files[s], m_extra, m_extraSource));
         }
     }
     // The seed: the RTT tolerance must be the same across the GSLB domain; report mismatches.

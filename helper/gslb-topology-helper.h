@@ -53,11 +53,15 @@ class GslbTopologyHelper : public Object
     void SetConfigFiles(const std::vector<std::string>& files);
 
     /**
-     * \brief Commands appended to every site's configuration (generated or read), e.g.
+     * \brief Commands read after every site's configuration (generated or read), e.g.
      * "set gslb vserver gslb-web -lbMethod ROUNDROBIN\n" to compare methods on shipped files.
+     * A file given by SetConfigFiles is never edited: the commands are read as their own
+     * source, which their errors name instead of a line past the file's end.
      * \param text NetScaler commands, one per line
+     * \param source what added them, for errors (e.g. "gslb-rtt --methods=RTT")
      */
-    void SetExtraConfig(const std::string& text);
+    void SetExtraConfig(const std::string& text,
+                        const std::string& source = "the program's own commands");
 
     /**
      * \param site a site index
@@ -125,6 +129,7 @@ class GslbTopologyHelper : public Object
     uint32_t m_partitions{1};         //!< "Partitions"
     std::vector<std::string> m_files; //!< SetConfigFiles
     std::string m_extra;              //!< SetExtraConfig
+    std::string m_extraSource;        //!< SetExtraConfig's source
     std::vector<std::vector<std::pair<bool, Time>>> m_set; //!< SetWanDelay's values
 };
 
