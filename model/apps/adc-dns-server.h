@@ -106,6 +106,9 @@ class AdcDnsServer : public Application
     uint64_t GetTcpConnections() const;
 
   protected:
+    /// \param name a name \return its lookup key (canonical, lower case), or "" when it is
+    /// malformed (also the GSLB ADNS's key for its bound domains)
+    static std::string Key(const std::string& name);
     void DoDispose() override;
 
     /**
@@ -185,8 +188,6 @@ class AdcDnsServer : public Application
     void NoteResponse(const Address& to, const AdcDnsMessage& response);
     /// Count and trace a drop.
     void NoteDrop(const std::vector<uint8_t>& bytes, const std::string& reason);
-    /// \return a name's lookup key (canonical, lower case), or "" when it is malformed
-    static std::string Key(const std::string& name);
 
     uint16_t m_port{AdcDnsMessage::kDnsPort};                                     //!< "Port"
     uint32_t m_maxUdpPayload{static_cast<uint32_t>(AdcDnsMessage::kMaxUdpBytes)}; //!< attr

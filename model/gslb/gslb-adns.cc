@@ -46,23 +46,6 @@ GslbAdns::GslbAdns() = default;
 
 GslbAdns::~GslbAdns() = default;
 
-std::string
-GslbAdns::Key(const std::string& name)
-{
-    try
-    {
-        std::string key = AdcDnsName::Canonical(name);
-        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
-            return static_cast<char>(std::tolower(c));
-        });
-        return key;
-    }
-    catch (const AdcConfigError&)
-    {
-        return "";
-    }
-}
-
 void
 GslbAdns::AddDomain(const std::string& domain,
                     Ptr<AdcVirtualServer> vserver,

@@ -139,8 +139,6 @@ class GslbAdns : public AdcDnsServer
         uint32_t nextDown{0};          //!< round robin of the all-down answers
     };
 
-    /// \param name a name \return its lookup key (lower case, canonical), "" when malformed
-    static std::string Key(const std::string& name);
     /// \param domain a name \return the bound domain (AdcConfigError when not bound)
     Domain& Find(const std::string& domain);
     /// \return a record of \p d's type for \p address, if the family matches
