@@ -56,9 +56,9 @@ AdcHttpClient::StoreCookies(uint64_t rid, const AdcHttpMessage& response)
                          ? now
                          : now + Seconds(static_cast<double>(std::min(*c->maxAge, kLongest)));
         }
-        else if (c->expires) // a Unix time: simulation time 0 is kDefaultEpoch
+        else if (c->expires) // a Unix time: simulation time 0 is AdcSetCookie::GetEpoch()
         {
-            const int64_t at = *c->expires - AdcSetCookie::kDefaultEpoch;
+            const int64_t at = *c->expires - AdcSetCookie::GetEpoch();
             expiry = at <= 0 ? Time(0) : Seconds(static_cast<double>(std::min(at, kLongest)));
         }
         if (expiry <= now)

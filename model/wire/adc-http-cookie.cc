@@ -8,6 +8,8 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-text.h"
+#include "ns3/global-value.h"
+#include "ns3/integer.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -256,6 +258,25 @@ AdcSetCookie::FormatImfFixdate(int64_t t)
                   static_cast<int>(secs / 60 % 60),
                   static_cast<int>(secs % 60));
     return buf;
+}
+
+namespace
+{
+/// "AdcEpoch": the Unix time of simulation time 0, for HTTP dates.
+GlobalValue g_adcEpoch("AdcEpoch",
+                       "The Unix time (seconds) of simulation time 0, used to write and read "
+                       "HTTP dates such as a cookie's Expires (default 2026-01-01T00:00:00Z; "
+                       "runs against real programs set the wall clock)",
+                       IntegerValue(AdcSetCookie::kDefaultEpoch),
+                       MakeIntegerChecker<int64_t>(0, AdcSetCookie::kMaxUnixSeconds));
+} // namespace
+
+int64_t
+AdcSetCookie::GetEpoch()
+{
+    IntegerValue v;
+    g_adcEpoch.GetValue(v);
+    return v.Get();
 }
 
 std::string

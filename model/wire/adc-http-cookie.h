@@ -160,8 +160,8 @@ class AdcHttpCookies
  *   while the browser runs: "the appliance does not specify an expiry").
  *
  * Simulation time has no calendar: Expires is computed from an epoch date (the wall-clock
- * time of simulation time 0, Unix seconds; default kDefaultEpoch = 2026-01-01T00:00:00Z) so
- * that the same run writes the same bytes. Seconds are whole: now is rounded down, the
+ * time of simulation time 0, Unix seconds: GetEpoch(), by default kDefaultEpoch =
+ * 2026-01-01T00:00:00Z) so that the same run writes the same bytes. Seconds are whole: now is rounded down, the
  * timeout up (a positive timeout never writes Max-Age=0, which deletes a cookie).
  */
 class AdcSetCookie
@@ -180,6 +180,13 @@ class AdcSetCookie
     static constexpr int64_t kMaxUnixSeconds = 253402300799;
 
     /**
+     * \return the Unix time of simulation time 0: ns-3's global value "AdcEpoch" (default
+     * kDefaultEpoch). A run against real programs (AdcEmulationHelper::EnableRealtime) sets it
+     * to the wall clock at the start, so the Expires dates a real browser reads are real dates.
+     */
+    static int64_t GetEpoch();
+
+    /**
      * \brief Build a Set-Cookie field value.
      * \param name cookie name (an RFC 6265 cookie-name)
      * \param value cookie value (RFC 6265 cookie-octets, may be empty)
@@ -196,7 +203,7 @@ class AdcSetCookie
                              Version version,
                              Time timeout,
                              Time now,
-                             int64_t epoch = kDefaultEpoch);
+                             int64_t epoch = GetEpoch());
 
     /**
      * \brief Format a Unix time as an RFC 7231 7.1.1.1 IMF-fixdate.
@@ -265,7 +272,7 @@ class AdcSetCookie
      * \param epoch the Unix time of simulation time 0 (seconds)
      * \return seconds the cookie lives from \p now; <= 0 means expired at once (deleted)
      */
-    static int64_t ExpiryAfter(const Parsed& c, Time now, int64_t epoch = kDefaultEpoch);
+    static int64_t ExpiryAfter(const Parsed& c, Time now, int64_t epoch = GetEpoch());
 };
 
 /**

@@ -1,0 +1,1 @@
+# interop tests (included by test/CMakeLists.txt).
