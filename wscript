@@ -5,6 +5,8 @@
 
 ADC_SOURCES = [
     'helper/adc-csv-writer.cc',
+    'helper/adc-emulation-helper.cc',
+    'helper/adc-experiment.cc',
     'helper/adc-http-helper.cc',
     'helper/adc-isp-topology-helper-addressing.cc',
     'helper/adc-isp-topology-helper.cc',
@@ -109,6 +111,7 @@ ADC_SOURCES = [
     'model/proxy/adc-proxy-server-pool.cc',
     'model/proxy/adc-socket-util.cc',
     'model/proxy/adc-source-address-policy.cc',
+    'model/proxy/adc-relay-base.cc',
     'model/proxy/adc-tcp-relay.cc',
     'model/proxy/adc-udp-relay.cc',
     'model/proxy/adc-tls-termination.cc',
@@ -148,6 +151,8 @@ ADC_SOURCES = [
 
 ADC_HEADERS = [
     'helper/adc-csv-writer.h',
+    'helper/adc-emulation-helper.h',
+    'helper/adc-experiment.h',
     'helper/adc-http-helper.h',
     'helper/adc-isp-topology-helper.h',
     'helper/adc-isp-topology-util.h',
@@ -238,6 +243,7 @@ ADC_HEADERS = [
     'model/proxy/adc-proxy-server-pool.h',
     'model/proxy/adc-socket-util.h',
     'model/proxy/adc-source-address-policy.h',
+    'model/proxy/adc-relay-base.h',
     'model/proxy/adc-tcp-relay.h',
     'model/proxy/adc-udp-relay.h',
     'model/proxy/adc-tls-termination.h',
@@ -276,6 +282,7 @@ ADC_TEST_SOURCES = [
     'test/adc-config-netscaler-crd-test.cc',
     'test/adc-netscaler-cs-policy-test.cc',
     'test/adc-config-netscaler-test.cc',
+    'test/adc-config-semantic-test.cc',
     'test/adc-connection-table-test.cc',
     'test/adc-datapath-test.cc',
     'test/adc-flow-key-test.cc',
@@ -362,7 +369,8 @@ ADC_TEST_SOURCES = [
     'test/ilb-nat-table-test.cc',
 ]
 
-ADC_NS3_MODULES = ['core', 'network', 'internet', 'point-to-point', 'csma', 'applications']
+ADC_NS3_MODULES = ['core', 'network', 'internet', 'point-to-point', 'csma', 'applications',
+                   'fd-net-device']
 
 
 def configure(conf):
@@ -381,6 +389,7 @@ def build(bld):
     module.source = ADC_SOURCES
     module.use.append('FMT')
     module.use.append('BOOST')
+    module.defines = ['ADC_EMULATION']
 
     headers = bld(features='ns3header')
     headers.module = 'adc'
