@@ -4,7 +4,7 @@
 
 #include "crd-topology.h"
 
-#include "adc-stack-helper.h"
+#include "ns3/adc-stack-helper.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/csma-net-device.h"

@@ -4,7 +4,7 @@
 
 #include "slb-topology-helper.h"
 
-#include "adc-stack-helper.h"
+#include "ns3/adc-stack-helper.h"
 
 #include "ns3/adc-bgp-speaker.h"
 #include "ns3/adc-config-error.h"

@@ -4,8 +4,8 @@
 
 #include "gslb-topology-helper.h"
 
-#include "adc-mpi.h"
-#include "adc-stack-helper.h"
+#include "ns3/adc-mpi.h"
+#include "ns3/adc-stack-helper.h"
 #include "gslb-helper.h"
 
 #include "ns3/adc-config-error.h"
