@@ -36,6 +36,7 @@
 
 using namespace ns3;
 using adctest::HasAll;
+using adctest::Slurp;
 
 namespace
 {
@@ -323,23 +324,6 @@ TEST_F(AdcConfigNetscalerCrd, NsIp)
 
 // ---- the shipped files ----------------------------------------------------------------------
 
-/// \return the examples folder of the source tree
-std::filesystem::path
-Examples()
-{
-    return std::filesystem::path(__FILE__).parent_path().parent_path() / "examples";
-}
-
-/// \return the contents of \p p
-std::string
-Slurp(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 /// \return a helper with a small ISP (the appliances do not depend on its size)
 Ptr<CrdTopologyHelper>
 SmallHelper()
@@ -354,7 +338,7 @@ SmallHelper()
 TEST(CrdConfig, ShippedFilesPrintBackUnchanged)
 {
     uint32_t n = 0;
-    for (const auto& e : std::filesystem::directory_iterator(Examples()))
+    for (const auto& e : std::filesystem::directory_iterator(adctest::ExamplesDir()))
     {
         const std::string name = e.path().filename().string();
         if (name.rfind("crd-", 0) != 0 || name.find(".ns.conf") == std::string::npos)
@@ -372,7 +356,7 @@ TEST(CrdConfig, ShippedFilesPrintBackUnchanged)
 // REQ: CRD-01, CRD-05: the shipped files configure the seed's counts and exclusive ranges.
 TEST(CrdConfig, ShippedFilesConfigureTheSeedTopology)
 {
-    CrdConfig cfg = CrdConfig::FromDirectory(Examples().string());
+    CrdConfig cfg = CrdConfig::FromDirectory(adctest::ExamplesDir().string());
     Ptr<CrdTopologyHelper> h = SmallHelper();
     cfg.Configure(h);
     using NS = AdcNetScalerCommands;
@@ -397,7 +381,7 @@ std::string
 EditedCopy(const std::string& file, const std::string& from, const std::string& to)
 {
     const std::filesystem::path dir = adctest::FreshTempDir("crd-config-test-" + file);
-    for (const auto& e : std::filesystem::directory_iterator(Examples()))
+    for (const auto& e : std::filesystem::directory_iterator(adctest::ExamplesDir()))
     {
         const std::string name = e.path().filename().string();
         if (name.rfind("crd-", 0) == 0 && name.find(".ns.conf") != std::string::npos)
@@ -430,7 +414,7 @@ BuildErrorOf(const std::string& dir)
 TEST(CrdConfig, WrongMipIsAnError)
 {
     AdcConfigReader r(CRD::GetLanguage());
-    r.ReadFile((Examples() / "crd-lower-L2NS2.ns.conf").string());
+    r.ReadFile((adctest::ExamplesDir() / "crd-lower-L2NS2.ns.conf").string());
     Ptr<AdcNsIpConfig> mip = r.GetStore().GetAll<AdcNsIpConfig>(CRD::NS_IP).at(0);
     std::ostringstream addr;
     addr << mip->address;

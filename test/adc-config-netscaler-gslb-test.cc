@@ -38,6 +38,7 @@
 
 using namespace ns3;
 using adctest::HasAll;
+using adctest::Slurp;
 
 namespace
 {
@@ -86,23 +87,6 @@ class AdcConfigNetScalerGslb : public adctest::ConfigReaderTest
         return Store().Get<AdcHealthMonitor>(NS::LB_MONITOR, name);
     }
 };
-
-/// \return the examples folder
-std::filesystem::path
-Examples()
-{
-    return std::filesystem::path(__FILE__).parent_path().parent_path() / "examples";
-}
-
-/// \return the contents of \p p
-std::string
-Slurp(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 } // namespace
 
@@ -453,7 +437,7 @@ TEST(AdcConfigNetScalerGslbExamples, ThreeSitesReadAndAgree)
     for (const std::string& f : files)
     {
         readers.push_back(std::make_unique<AdcConfigReader>(GS::GetLanguage()));
-        ASSERT_NO_THROW(GS::ReadFile(*readers.back(), (Examples() / f).string())) << f;
+        ASSERT_NO_THROW(GS::ReadFile(*readers.back(), (adctest::ExamplesDir() / f).string())) << f;
         const AdcConfigStore& s = readers.back()->GetStore();
         stores.push_back(&s);
         ASSERT_TRUE(GS::GetLocalSite(s)) << f;
@@ -480,7 +464,7 @@ TEST(AdcConfigNetScalerGslbExamples, ThreeSitesReadAndAgree)
 // REQ: GSLB-09 ("a mismatch is reported")
 TEST(AdcConfigNetScalerGslbExamples, EditedToleranceIsReported)
 {
-    const std::string text = Slurp(Examples() / "gslb-site-b.ns.conf");
+    const std::string text = Slurp(adctest::ExamplesDir() / "gslb-site-b.ns.conf");
     const std::string from = "-lbMethod RTT -tolerance 5";
     ASSERT_NE(text.find(from), std::string::npos);
     std::string edited = text;
@@ -488,9 +472,9 @@ TEST(AdcConfigNetScalerGslbExamples, EditedToleranceIsReported)
     AdcConfigReader a(GS::GetLanguage());
     AdcConfigReader b(GS::GetLanguage());
     AdcConfigReader c(GS::GetLanguage());
-    a.ReadFile((Examples() / "gslb-site-a.ns.conf").string());
+    a.ReadFile((adctest::ExamplesDir() / "gslb-site-a.ns.conf").string());
     b.ReadString(edited, "edited-b.ns.conf");
-    c.ReadFile((Examples() / "gslb-site-c.ns.conf").string());
+    c.ReadFile((adctest::ExamplesDir() / "gslb-site-c.ns.conf").string());
     const std::vector<std::string> messages =
         GS::CheckDomainConsistency({&a.GetStore(), &b.GetStore(), &c.GetStore()},
                                    {"site-a.conf", "edited-b.ns.conf", "site-c.conf"});
@@ -501,7 +485,7 @@ TEST(AdcConfigNetScalerGslbExamples, EditedToleranceIsReported)
 
     // The GSLB parameter's -rttTolerance is compared too.
     AdcConfigReader d(GS::GetLanguage());
-    d.ReadString(Slurp(Examples() / "gslb-site-c.ns.conf") + "set gslb parameter -rttTolerance 9\n",
+    d.ReadString(Slurp(adctest::ExamplesDir() / "gslb-site-c.ns.conf") + "set gslb parameter -rttTolerance 9\n",
                  "d.conf");
     const std::vector<std::string> more =
         GS::CheckDomainConsistency({&a.GetStore(), &d.GetStore()}, {"a.conf", "d.conf"});

@@ -35,26 +35,10 @@
 
 using namespace ns3;
 using adctest::HasAll;
+using adctest::Slurp;
 
 namespace
 {
-
-/// \return the folder of the shipped configuration files
-std::filesystem::path
-Examples()
-{
-    return std::filesystem::path(__FILE__).parent_path().parent_path() / "examples";
-}
-
-/// \return the whole file
-std::string
-Slurp(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 /**
  * \param text a file's text \param line the start of one of its lines
@@ -202,7 +186,7 @@ CrdErrorOf(const CrdCase& c)
 {
     const std::filesystem::path dir = adctest::FreshTempDir("crd-semantic");
     std::string edited;
-    for (const auto& e : std::filesystem::directory_iterator(Examples()))
+    for (const auto& e : std::filesystem::directory_iterator(adctest::ExamplesDir()))
     {
         const std::string name = e.path().filename().string();
         if (name.rfind("crd-", 0) != 0 || name.find(".ns.conf") == std::string::npos)

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <unistd.h>
@@ -89,6 +90,21 @@ ParseResponses(const std::string& bytes, std::vector<uint64_t>* bodies, bool clo
 }
 
 // ---- checks ---------------------------------------------------------------------------------
+
+std::filesystem::path
+ExamplesDir()
+{
+    return std::filesystem::path(__FILE__).parent_path().parent_path() / "examples";
+}
+
+std::string
+Slurp(const std::filesystem::path& p)
+{
+    std::ifstream in(p);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
 
 std::string
 FreshTempDir(const std::string& prefix)

@@ -18,6 +18,7 @@
 #include "ns3/network-module.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <gtest/gtest.h>
 #include <initializer_list>
@@ -61,6 +62,12 @@ std::string RunCommand(const std::string& command);
 /// \param prefix what the folder is for \return an empty folder under the temporary
 /// directory, unique to this process and to the running test (tests run in parallel)
 std::string FreshTempDir(const std::string& prefix);
+
+/// \return the source tree's examples/ folder (the shipped configuration files)
+std::filesystem::path ExamplesDir();
+
+/// \param p a file \return its whole contents ("" when it cannot be read)
+std::string Slurp(const std::filesystem::path& p);
 
 /// \param text command output \return its non-empty lines, ':' and '\r' removed (tshark's
 /// field output, e.g. session IDs as hex)
