@@ -457,11 +457,7 @@ void
 AddVServer(Cmd& cmd)
 {
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(NS::LB_VSERVER, name))
-    {
-        cmd.Fail("a virtual server has this name already", name);
-    }
+    NS::CheckNewName(cmd, NS::LB_VSERVER, name, "name", "virtual server");
     const std::string type =
         cmd.OneOf(cmd.Operand(1), "serviceType", AdcService::GetServiceTypes());
     if (cmd.GetOperands().size() == 3)
@@ -718,6 +714,20 @@ AdcNetScalerCommands::CheckName(const AdcConfigCommand& cmd,
         cmd.Fail("bad " + what,
                  name,
                  {"1..127 letters, digits and _#. :@=- starting with a letter, digit or _"});
+    }
+}
+
+void
+AdcNetScalerCommands::CheckNewName(const AdcConfigCommand& cmd,
+                                   const std::string& kind,
+                                   const std::string& name,
+                                   const std::string& what,
+                                   const std::string& noun)
+{
+    CheckName(cmd, name, what);
+    if (cmd.GetStore().Find(kind, name))
+    {
+        cmd.Fail("a " + noun + " has this name already", name);
     }
 }
 

@@ -95,6 +95,20 @@ class AdcNetScalerCommands
                           const std::string& name,
                           const std::string& what);
 
+    /**
+     * \brief A new object's name (every `add <object> <name>` of the language): valid
+     * (CheckName) and not taken yet by an object of \p kind in the command's store.
+     * \param cmd the command \param kind the store's kind \param name the name
+     * \param what the parameter's name in the reference ("name", "siteName")
+     * \param noun what the object is called in the message ("cs vserver")
+     * \throws AdcConfigFileError for a bad or taken name
+     */
+    static void CheckNewName(const AdcConfigCommand& cmd,
+                             const std::string& kind,
+                             const std::string& name,
+                             const std::string& what,
+                             const std::string& noun);
+
     /// \param cmd the command \param word YES or NO (any case) \param what the parameter
     /// \return true for YES (AdcConfigFileError for anything else)
     static bool ReadYesNo(const AdcConfigCommand& cmd,

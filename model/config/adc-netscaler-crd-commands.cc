@@ -243,11 +243,7 @@ void
 AddPbr(Cmd& cmd)
 {
     const std::string& name = cmd.Operand(0);
-    NSC::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(CRD::NS_PBR, name))
-    {
-        cmd.Fail("a PBR has this name already", name);
-    }
+    NSC::CheckNewName(cmd, CRD::NS_PBR, name, "name", "PBR");
     Ptr<AdcNsPbrConfig> p = CreateObject<AdcNsPbrConfig>();
     p->name = name;
     p->allow = cmd.OneOf(cmd.Operand(1), "action", {"ALLOW", "DENY"}) == "ALLOW";
@@ -414,11 +410,7 @@ void
 AddCrVserver(Cmd& cmd)
 {
     const std::string& name = cmd.Operand(0);
-    NSC::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(CRD::CR_VSERVER, name))
-    {
-        cmd.Fail("a cache redirection virtual server has this name already", name);
-    }
+    NSC::CheckNewName(cmd, CRD::CR_VSERVER, name, "name", "cache redirection virtual server");
     Ptr<AdcCrVserverConfig> v = CreateObject<AdcCrVserverConfig>();
     v->name = name;
     v->vip = Ipv4Address::GetAny();

@@ -449,11 +449,7 @@ void
 AddCsVserver(Cmd& cmd)
 {
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(AdcNetScalerCsCommands::CS_VSERVER, name))
-    {
-        cmd.Fail("a cs vserver has this name already", name);
-    }
+    NS::CheckNewName(cmd, AdcNetScalerCsCommands::CS_VSERVER, name, "name", "cs vserver");
     const std::string type =
         cmd.OneOf(cmd.Operand(1), "serviceType", AdcService::GetServiceTypes());
     if (cmd.GetOperands().size() == 3)

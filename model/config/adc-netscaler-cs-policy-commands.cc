@@ -225,11 +225,7 @@ void
 AddCsAction(Cmd& cmd)
 {
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(CS::CS_ACTION, name))
-    {
-        cmd.Fail("a cs action has this name already", name);
-    }
+    NS::CheckNewName(cmd, CS::CS_ACTION, name, "name", "cs action");
     const std::string target = LbVserver(cmd, Required(cmd, "-targetLBVserver"));
     Ptr<AdcCsActionConfig> a = CreateObject<AdcCsActionConfig>();
     a->Configure(name, target);
@@ -302,11 +298,7 @@ void
 AddCsPolicy(Cmd& cmd)
 {
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(CS::CS_POLICY, name))
-    {
-        cmd.Fail("a cs policy has this name already", name);
-    }
+    NS::CheckNewName(cmd, CS::CS_POLICY, name, "name", "cs policy");
     const std::string rule = Required(cmd, "-rule");
     const std::string action = cmd.Value("-action");
     if (cmd.Has("-action"))

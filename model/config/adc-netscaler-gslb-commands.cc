@@ -181,12 +181,8 @@ AddGslbSite(Cmd& cmd)
 {
     EnsureBuiltinMonitors(cmd);
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "siteName");
+    NS::CheckNewName(cmd, GS::GSLB_SITE, name, "siteName", "gslb site");
     AdcConfigStore& store = cmd.GetStore();
-    if (store.Find(GS::GSLB_SITE, name))
-    {
-        cmd.Fail("a gslb site has this name already", name);
-    }
     const AdcIpAddress ip = cmd.Address(cmd.Operand(1), "siteIPAddress");
     const bool local =
         cmd.OneOf(cmd.Value("-siteType", "REMOTE"), "-siteType", {"LOCAL", "REMOTE"}) == "LOCAL";
@@ -218,12 +214,8 @@ AddGslbService(Cmd& cmd)
 {
     EnsureBuiltinMonitors(cmd);
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "serviceName");
+    NS::CheckNewName(cmd, GS::GSLB_SERVICE, name, "serviceName", "gslb service");
     AdcConfigStore& store = cmd.GetStore();
-    if (store.Find(GS::GSLB_SERVICE, name))
-    {
-        cmd.Fail("a gslb service has this name already", name);
-    }
     const AdcIpAddress ip = cmd.Address(cmd.Operand(1), "IP");
     const std::string type =
         cmd.OneOf(cmd.Operand(2), "serviceType", AdcService::GetServiceTypes());
@@ -322,11 +314,7 @@ AddGslbVserver(Cmd& cmd)
 {
     EnsureBuiltinMonitors(cmd);
     const std::string& name = cmd.Operand(0);
-    NS::CheckName(cmd, name, "name");
-    if (cmd.GetStore().Find(GS::GSLB_VSERVER, name))
-    {
-        cmd.Fail("a gslb vserver has this name already", name);
-    }
+    NS::CheckNewName(cmd, GS::GSLB_VSERVER, name, "name", "gslb vserver");
     const std::string type =
         cmd.OneOf(cmd.Operand(1), "serviceType", AdcService::GetServiceTypes());
     Ptr<GslbVserverConfig> v = CreateObject<GslbVserverConfig>();
