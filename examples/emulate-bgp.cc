@@ -461,33 +461,6 @@ class Tracer
     std::unique_ptr<AdcCsvWriter> m_csv; //!< the trace (none without --outputDir)
 };
 
-volatile std::sig_atomic_t g_signal = 0; //!< the signal that asked to stop
-
-/// Records the signal; the simulation polls it (nothing else is safe in a handler).
-void
-OnSignal(int sig)
-{
-    g_signal = sig;
-}
-
-/// Polls for a signal every 100 ms: the run ends at once (the tap's removal drops the session;
-/// ns-3's Application cannot be stopped before its preset stop time, so no Cease here).
-void
-Poll(Tracer* tracer)
-{
-    if (g_signal != 0)
-    {
-        tracer->Row("stop",
-                    "",
-                    "",
-                    "",
-                    std::string("signal ") + (g_signal == SIGINT ? "INT" : "TERM"));
-        Simulator::Stop();
-        return;
-    }
-    Simulator::Schedule(MilliSeconds(100), &Poll, tracer);
-}
-
 /// \brief Print what to type to talk to the MUX.
 void
 PrintHelp(const Settings& s)
@@ -637,9 +610,11 @@ Run(const Settings& s)
                             [&tracer]() { tracer.Row("stop", "", "", "", "duration"); });
         Simulator::Stop(Seconds(s.duration) + MilliSeconds(300));
     }
-    std::signal(SIGINT, &OnSignal);
-    std::signal(SIGTERM, &OnSignal);
-    Simulator::Schedule(Seconds(0), &Poll, &tracer);
+    // Ctrl-C or SIGTERM: the run ends at once (the tap's removal drops the session; ns-3's
+    // Application cannot be stopped before its preset stop time, so no Cease here).
+    AdcEmulationHelper::StopOnSignal([&tracer](int sig) {
+        tracer.Row("stop", "", "", "", std::string("signal ") + (sig == SIGINT ? "INT" : "TERM"));
+    });
     Simulator::Schedule(Seconds(0), [&tracer]() {
         tracer.Row("start", "", "", "", "real time, wall_s is the Unix time");
     });

@@ -40,26 +40,30 @@ namespace ns3
 namespace
 {
 
-/// Set by SIGINT/SIGTERM once StopOnSignal() installed its handler.
-std::atomic<bool> g_adcEmulationInterrupted{false};
+/// The signal (SIGINT or SIGTERM) that asked the run to stop, 0 before one came.
+std::atomic<int> g_adcEmulationSignal{0};
 
 /// \param sig the signal: ask the run to stop
 void
 OnStopSignal(int sig)
 {
-    g_adcEmulationInterrupted = true;
+    g_adcEmulationSignal = sig;
 }
 
-/// Stop the simulator once a signal came, else look again in 100 ms.
+/// Stop the simulator once a signal came (telling \p onStop first), else look again in 100 ms.
 void
-PollStopSignal()
+PollStopSignal(std::function<void(int)> onStop)
 {
-    if (g_adcEmulationInterrupted)
+    if (const int sig = g_adcEmulationSignal)
     {
+        if (onStop)
+        {
+            onStop(sig);
+        }
         Simulator::Stop();
         return;
     }
-    Simulator::Schedule(MilliSeconds(100), &PollStopSignal);
+    Simulator::Schedule(MilliSeconds(100), &PollStopSignal, onStop);
 }
 
 #ifdef ADC_EMULATION
@@ -156,7 +160,7 @@ AdcEmulationHelper::EnableRealtime()
 }
 
 void
-AdcEmulationHelper::StopOnSignal()
+AdcEmulationHelper::StopOnSignal(std::function<void(int)> onStop)
 {
     struct sigaction sa
     {
@@ -166,13 +170,13 @@ AdcEmulationHelper::StopOnSignal()
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
-    Simulator::Schedule(MilliSeconds(100), &PollStopSignal);
+    Simulator::Schedule(MilliSeconds(100), &PollStopSignal, onStop);
 }
 
 bool
 AdcEmulationHelper::Interrupted()
 {
-    return g_adcEmulationInterrupted;
+    return g_adcEmulationSignal != 0;
 }
 
 std::string

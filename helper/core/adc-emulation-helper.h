@@ -16,6 +16,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,8 +63,10 @@ class AdcEmulationHelper
      * an event checks every 100 ms, which then calls Simulator::Stop(), so Simulator::Run()
      * returns and the program writes its files and closes the tap as at a normal end.
      * Call after EnableRealtime(), before Simulator::Run().
+     * \param onStop called with the signal's number just before the stop (e.g. to trace it);
+     *        empty: none
      */
-    static void StopOnSignal();
+    static void StopOnSignal(std::function<void(int)> onStop = {});
 
     /// \return whether SIGINT or SIGTERM stopped the run
     static bool Interrupted();
