@@ -378,13 +378,12 @@ main(int argc, char* argv[])
     exp.AddOutputDir("outputDir", "where CSV, pcap files go", s.outputDir);
     exp.AddSeedAndRun(s.seed, s.run);
     exp.AddLoadLimits([&s]() {
-        const double clients = double(s.accessNets) * s.clientsPerNet;
-        const double requests =
-            clients * s.rate * s.duration * AdcConfigError::SplitList(s.methods).size();
-        return AdcExperiment::Load{clients,
-                                   requests,
-                                   requests * s.objectSize,
-                                   clients * s.catalogue};
+        return AdcExperiment::Load::OfClients(double(s.accessNets) * s.clientsPerNet,
+                                              s.rate,
+                                              s.duration,
+                                              AdcConfigError::SplitList(s.methods).size(),
+                                              s.objectSize,
+                                              s.catalogue);
     });
     // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
     exp.SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));

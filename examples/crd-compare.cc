@@ -611,13 +611,12 @@ main(int argc, char* argv[])
                      s.printConfig)
         .Optional();
     exp.AddLoadLimits([&s]() {
-        const double clients = double(s.accessNets) * s.clientsPerNet;
-        const double requests =
-            clients * s.rate * s.duration * AdcConfigError::SplitList(s.variants).size();
-        return AdcExperiment::Load{clients,
-                                   requests,
-                                   requests * s.objectSize,
-                                   clients * s.catalogue};
+        return AdcExperiment::Load::OfClients(double(s.accessNets) * s.clientsPerNet,
+                                              s.rate,
+                                              s.duration,
+                                              AdcConfigError::SplitList(s.variants).size(),
+                                              s.objectSize,
+                                              s.catalogue);
     });
     // Full-size segments on 1500-byte links (ns-3's default is 536 bytes).
     exp.SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));

@@ -398,6 +398,24 @@ class AdcExperiment
         double requests; //!< requests (or visits) over every run the options name
         double bytes;    //!< response bytes over those runs
         double entries;  //!< popularity-table entries: clients x catalogue (memory)
+
+        /**
+         * \brief The size of \p runs runs of \p clients Poisson clients, each with its own
+         * popularity table.
+         * \param clients client nodes \param rate requests per second per client
+         * \param duration seconds \param runs runs (variants, methods) \param objectSize
+         * bytes per response \param catalogue distinct objects \return the load
+         */
+        static Load OfClients(double clients,
+                              double rate,
+                              double duration,
+                              double runs,
+                              double objectSize,
+                              double catalogue)
+        {
+            const double requests = clients * rate * duration * runs;
+            return Load{clients, requests, requests * objectSize, clients * catalogue};
+        }
     };
 
     /**
