@@ -1,11 +1,12 @@
-# One CTest test per GoogleTest suite of adc-test: run after each build of adc-test (like
-# gtest_discover_tests, which registers one CTest test per TEST). Used with
+# One CTest test per GoogleTest suite of an adc-test-SUBJECT program: run after each build of
+# it (like gtest_discover_tests, which registers one CTest test per TEST). Used with
 # -DADC_CTEST_PER_SUITE=ON, where starting a process per TEST costs more than the tests do
 # (about a second each under ASan, for some 900 tests). Each suite runs as
-# adc-test --gtest_filter=<suite>.*; a failure prints the failing TEST's name and output.
+# adc-test-SUBJECT --gtest_filter=<suite>.*; a failure prints the failing TEST's name and
+# output. Each test carries the label LABEL (the program's name: ctest -L adc-test-ilb).
 #
-# Variables: TEST_EXECUTABLE, WORKING_DIRECTORY, TIMEOUT, OUTPUT (the CTest file to write).
-foreach(v TEST_EXECUTABLE WORKING_DIRECTORY TIMEOUT OUTPUT)
+# Variables: TEST_EXECUTABLE, WORKING_DIRECTORY, TIMEOUT, LABEL, OUTPUT (the CTest file to write).
+foreach(v TEST_EXECUTABLE WORKING_DIRECTORY TIMEOUT LABEL OUTPUT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "adc-discover-suites.cmake: ${v} is not set")
   endif()
@@ -31,7 +32,7 @@ foreach(_line IN LISTS _lines)
     string(APPEND _content
       "add_test([==[${_suite}]==] [==[${TEST_EXECUTABLE}]==] [==[--gtest_filter=${_suite}.*]==])\n"
       "set_tests_properties([==[${_suite}]==] PROPERTIES WORKING_DIRECTORY "
-      "[==[${WORKING_DIRECTORY}]==] TIMEOUT ${TIMEOUT})\n")
+      "[==[${WORKING_DIRECTORY}]==] TIMEOUT ${TIMEOUT} LABELS [==[${LABEL}]==])\n")
     math(EXPR _count "${_count} + 1")
   endif()
 endforeach()
