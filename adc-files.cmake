@@ -390,6 +390,7 @@ set(ADC_EXAMPLES
     emulate-bgp
     emulate-dns
     emulate-http
+    custom-lb-method
 )
 
 # Benchmarks (bench/NAME.cc).

@@ -50,10 +50,12 @@ def build(bld):
     if bld.env.ENABLE_TESTS and bld.env['ADC_GTEST']:
         tests = lists['ADC_TEST_SOURCES']
         fixtures = [t for t in tests if t.endswith('/adc-test-fixtures.cc')]
-        for subject in ('core', 'crd', 'cs', 'gslb', 'ilb', 'slb'):
-            prefix = 'adc-' if subject == 'core' else subject + '-'
-            files = [t for t in tests
-                     if t.split('/')[-1].startswith(prefix) and t not in fixtures]
+        subjects = {}
+        for t in tests:
+            if t not in fixtures:
+                prefix = t.split('/')[-1].split('-')[0]
+                subjects.setdefault('core' if prefix == 'adc' else prefix, []).append(t)
+        for subject, files in subjects.items():
             program = bld.create_ns3_program('adc-test-' + subject, ['adc'])
             program.source = files + fixtures
             program.use.append('GTEST')

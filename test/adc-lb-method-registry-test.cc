@@ -13,9 +13,12 @@
 #include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-lb-method.h"
 #include "ns3/adc-policy-routing.h"
+#include "ns3/crd-lower-tier.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/string.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -210,14 +213,16 @@ TEST(AdcLbMethodRegistry, UnknownNameListsThatVocabularysNames)
               "Owner: method 'ROUNDROBIN' is not one of SOURCEIPHASH, SRCIPSRCPORTHASH, "
               "SRCIPDESTIPHASH, DESTINATIONIPHASH, MAGLEV, ILBHASHIP, ILBHASHIPPORT, "
               "ILBHASHIPVIP: it must hash");
-    // A subject may limit a setting to some methods (the CRD lower tier's cache methods).
-    const Registry::Query cache{Registry::NETSCALER,
-                                0,
-                                {"URLHASH", "ROUNDROBIN", "LEASTCONNECTION", "DESTINATIONIPHASH"}};
-    EXPECT_EQ(Registry::Resolve("urlhash", cache, "t", "m"), "URLHASH");
-    EXPECT_EQ(ConfigErrorOf([&] {
-                  Registry::Resolve("MAGLEV", cache, "CrdLowerTierAppliance", "CacheLbMethod");
-              }),
+    // A subject may limit a setting to some methods by name.
+    const Registry::Query some{Registry::NETSCALER, 0, {"URLHASH", "ROUNDROBIN"}};
+    EXPECT_EQ(Registry::Resolve("urlhash", some, "t", "m"), "URLHASH");
+    EXPECT_EQ(ConfigErrorOf([&] { Registry::Resolve("MAGLEV", some, "Owner", "method"); }),
+              "Owner: method 'MAGLEV' is not one of ROUNDROBIN, URLHASH");
+    // The CRD lower tier offers the methods with the trait CACHE_SELECTION: asked of the
+    // subject itself, not of a copy of its list. NetScaler's cache redirection balances a
+    // cache vserver by these four.
+    Ptr<CrdLowerTierAppliance> lower = CreateObject<CrdLowerTierAppliance>();
+    EXPECT_EQ(ConfigErrorOf([&] { lower->SetAttribute("CacheLbMethod", StringValue("MAGLEV")); }),
               "CrdLowerTierAppliance: CacheLbMethod 'MAGLEV' is not one of ROUNDROBIN, "
               "LEASTCONNECTION, URLHASH, DESTINATIONIPHASH");
     // An unknown vocabulary names the vocabularies.
@@ -303,4 +308,139 @@ TEST_F(AdcLbMethodRegistryTest, UnregisterLeavesTheCoreAsItWas)
     EXPECT_TRUE(Has(
         ConfigErrorOf([] { Registry::Register("TWO WORDS", [] { return Ptr<AdcLbMethod>(); }); }),
         "single words"));
+}
+
+namespace
+{
+
+/**
+ * Power of two choices over URL hashes (Mitzenmacher's "power of two choices" applied to cache
+ * selection): two rendezvous candidates from two independently seeded URL keys, the one with
+ * fewer open connections wins, the first on a tie. Built only from the core's public pieces
+ * (AdcLbKey, PickByKey), as a researcher's method would be.
+ */
+class TestP2cLb : public AdcRendezvousHashLb
+{
+  public:
+    std::string GetMethodName() const override
+    {
+        return "TESTP2C";
+    }
+
+    /// \return the two candidates of \p ctx
+    std::pair<int32_t, int32_t> Candidates(const AdcLbContext& ctx) const
+    {
+        return {PickByKey(AdcLbKey::Url(ctx, GetHashSeed())),
+                PickByKey(AdcLbKey::Url(ctx, ~GetHashSeed()))};
+    }
+
+  protected:
+    uint64_t KeyHash(const AdcLbContext& ctx) const override
+    {
+        return AdcLbKey::Url(ctx, GetHashSeed());
+    }
+
+    int32_t DoSelect(const AdcLbContext& ctx) override
+    {
+        const auto [a, b] = Candidates(ctx);
+        return GetBackend(b).activeConnections < GetBackend(a).activeConnections ? b : a;
+    }
+};
+
+} // namespace
+
+// REQ: CRD-04 (the lower tier's cache-selection method), CORE-03 (extending is one class and
+// one registration line: the method reaches the subject with no other change)
+TEST(AdcLbMethodRegistry, CacheSelectionMethodRegisteredOnceReachesTheCrdLowerTier)
+{
+    Registry::Register(
+        "TESTP2C",
+        [] { return Ptr<AdcLbMethod>(CreateObject<TestP2cLb>()); },
+        Registry::USES_REQUEST | Registry::CACHE_SELECTION);
+    EXPECT_EQ(Registry::GetNames(Registry::NETSCALER, Registry::CACHE_SELECTION),
+              (std::vector<std::string>{"ROUNDROBIN",
+                                        "LEASTCONNECTION",
+                                        "URLHASH",
+                                        "DESTINATIONIPHASH",
+                                        "TESTP2C"}));
+    Ptr<CrdLowerTierAppliance> lower = CreateObject<CrdLowerTierAppliance>();
+    lower->SetAttribute("CacheLbMethod", StringValue("testp2c"));
+    StringValue method;
+    lower->GetAttribute("CacheLbMethod", method);
+    EXPECT_EQ(method.Get(), "TESTP2C");
+    // The refusal of another method now lists it too.
+    EXPECT_TRUE(
+        Has(ConfigErrorOf([&] { lower->SetAttribute("CacheLbMethod", StringValue("MAGLEV")); }),
+            "URLHASH, DESTINATIONIPHASH, TESTP2C"));
+
+    // The method does what its definition says: each URL goes to one of its two candidates,
+    // the one with fewer open connections.
+    Ptr<TestP2cLb> m = CreateObject<TestP2cLb>();
+    AddBackends(m, 8);
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        for (uint32_t c = 0; c < (i * 5) % 8; ++c)
+        {
+            m->ConnectionOpened(i);
+        }
+    }
+    uint32_t twoDistinct = 0;
+    for (uint32_t i = 0; i < 200; ++i)
+    {
+        AdcLbContext ctx = Flow(i);
+        ctx.url = "/obj/" + std::to_string(i);
+        const auto [a, b] = m->Candidates(ctx);
+        const int32_t chosen = m->Select(ctx);
+        ASSERT_TRUE(chosen == a || chosen == b) << i;
+        const int32_t other = chosen == a ? b : a;
+        EXPECT_LE(m->GetBackend(chosen).activeConnections, m->GetBackend(other).activeConnections);
+        twoDistinct += a != b ? 1 : 0;
+    }
+    // Independent keys: with 8 back-ends the candidates differ for about 7 URLs in 8.
+    EXPECT_GT(twoDistinct, 150u);
+    Registry::Unregister("TESTP2C");
+    EXPECT_EQ(Registry::GetNames(Registry::NETSCALER, Registry::CACHE_SELECTION).size(), 4u);
+}
+
+// REQ: CRD-04 (URLHASH keys on the URL; the key pieces are the ones the built-in methods use)
+TEST(AdcLbMethod, PublicKeyPiecesMatchTheBuiltInHashMethods)
+{
+    for (const auto& [name, key] :
+         std::vector<std::pair<std::string, uint64_t (*)(const AdcLbContext&, uint64_t)>>{
+             {"SOURCEIPHASH", &AdcLbKey::SourceIp},
+             {"SRCIPSRCPORTHASH", &AdcLbKey::SourceIpPort},
+             {"SRCIPDESTIPHASH", &AdcLbKey::SourceIpVip},
+             {"DESTINATIONIPHASH", &AdcLbKey::DestinationIp}})
+    {
+        // Two flows with the same key go to the same back-end whatever else differs (the
+        // method keys on exactly that piece); keys that differ spread.
+        Ptr<AdcLbMethod> m = Registry::Create(name, Registry::NETSCALER);
+        AddBackends(m, 6);
+        std::map<uint64_t, int32_t> byKey;
+        for (uint32_t i = 0; i < 300; ++i)
+        {
+            // Clients, ports and VIPs repeat with different periods, so every key repeats
+            // with the other fields changed.
+            AdcLbContext ctx;
+            ctx.flow = AdcFlowKey(Ipv4Address(0x0b000000 + i % 20),
+                                  Ipv4Address(0xc0a80000 + i % 7),
+                                  static_cast<uint16_t>(1024 + i % 3),
+                                  80,
+                                  AdcFlowKey::PROTO_TCP);
+            const int32_t chosen = m->Select(ctx);
+            const auto [it, fresh] = byKey.emplace(key(ctx, m->GetHashSeed()), chosen);
+            EXPECT_TRUE(fresh || it->second == chosen) << name << " flow " << i;
+        }
+        EXPECT_GT(byKey.size(), 1u) << name;
+    }
+    // Url with and without the query, and its L4 fallback to the client's address.
+    AdcLbContext a = Flow(1);
+    AdcLbContext b = Flow(2);
+    a.url = "/x?1";
+    b.url = "/x?2";
+    EXPECT_NE(AdcLbKey::Url(a, 7), AdcLbKey::Url(b, 7));
+    EXPECT_EQ(AdcLbKey::Url(a, 7, true), AdcLbKey::Url(b, 7, true));
+    EXPECT_NE(AdcLbKey::Url(a, 7), AdcLbKey::Url(a, 8));
+    a.url.clear();
+    EXPECT_EQ(AdcLbKey::Url(a, 7), AdcLbKey::SourceIp(a, 7));
 }

@@ -373,6 +373,33 @@ TEST_F(AdcVirtualServerTest, LbMethodComesFromTheRegistryInNetScalerWords)
     EXPECT_EQ(CreateObject<AdcVirtualServer>()->GetLbMethodName(), "LEASTCONNECTION");
 }
 
+// REQ: SLB-03 (LEASTCONNECTION counts the open connections of each service)
+TEST_F(AdcVirtualServerTest, LbMethodSwitchAtRunTimeKeepsTheOpenConnectionCounts)
+{
+    // `set lb vserver -lbMethod` on a live vserver: the connections already open stay open
+    // and count for LEASTCONNECTION, whatever method ran in between.
+    Ptr<AdcVirtualServer> v = VServer("lb1", "LEASTCONNECTION");
+    Ptr<AdcService> a = Service("a", 1);
+    Ptr<AdcService> b = Service("b", 2);
+    v->BindService(a);
+    v->BindService(b);
+    for (int i = 0; i < 3; ++i)
+    {
+        v->ConnectionOpened(a);
+    }
+    v->SetAttribute("LbMethod", StringValue("ROUNDROBIN"));
+    v->SetAttribute("LbMethod", StringValue("LEASTCONNECTION"));
+    // a has 3 open, b none: b, every time (Picks opens no connection; with the counts lost,
+    // the tie would alternate).
+    EXPECT_EQ(Picks(v, 2), (std::vector<std::string>{"b", "b"}));
+    for (int i = 0; i < 3; ++i)
+    {
+        v->ConnectionClosed(a);
+    }
+    v->ConnectionOpened(b);
+    EXPECT_EQ(Picks(v, 2), (std::vector<std::string>{"a", "a"}));
+}
+
 // REQ: CS-01 (a CS virtual server spreads requests over LB virtual servers by policies),
 // REQ: CS-02 (a policy change at run time moves new requests)
 TEST_F(AdcVirtualServerTest, VirtualServersNestUnderPoliciesByPriority)

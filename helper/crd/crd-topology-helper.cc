@@ -136,8 +136,9 @@ CrdTopologyHelper::GetTypeId()
                           MakeStringAccessor(&CrdTopologyHelper::m_originMethod),
                           MakeStringChecker())
             .AddAttribute("CacheLbMethod",
-                          "The lower tier's choice of cache server: ROUNDROBIN, "
-                          "LEASTCONNECTION, URLHASH or DESTINATIONIPHASH.",
+                          "The lower tier's choice of cache server: any method of "
+                          "AdcLbMethodRegistry with the trait CACHE_SELECTION; built in: "
+                          "ROUNDROBIN, LEASTCONNECTION, URLHASH, DESTINATIONIPHASH.",
                           StringValue("ROUNDROBIN"),
                           MakeStringAccessor(&CrdTopologyHelper::m_cacheMethod),
                           MakeStringChecker())

@@ -21,14 +21,14 @@ NS_LOG_COMPONENT_DEFINE("CrdLowerTierConfig");
 namespace
 {
 
-/// The cache LB methods a lower-tier appliance offers (NetScaler's names, from the registry;
-/// a function, not a global, since the registry's vocabulary names are statics of another file).
+/// The cache LB methods a lower-tier appliance offers: the registry's methods with the trait
+/// CACHE_SELECTION, in NetScaler's names (a method a researcher registers with that trait is
+/// offered here with no other change). A function, not a global, since the registry's
+/// vocabulary names are statics of another file.
 AdcLbMethodRegistry::Query
 CacheMethods()
 {
-    return {AdcLbMethodRegistry::NETSCALER,
-            0,
-            {"ROUNDROBIN", "LEASTCONNECTION", "URLHASH", "DESTINATIONIPHASH"}};
+    return {AdcLbMethodRegistry::NETSCALER, AdcLbMethodRegistry::CACHE_SELECTION, {}};
 }
 
 } // namespace
@@ -51,7 +51,7 @@ CrdLowerTierAppliance::GetName() const
 void
 CrdLowerTierAppliance::SetCacheLbMethod(std::string name)
 {
-    // The lower tier offers four of the registry's methods: its own query names them.
+    // The lower tier offers the registry's cache-selection methods (CacheMethods).
     const std::string upper = AdcLbMethodRegistry::Resolve(name,
                                                            CacheMethods(),
                                                            "CrdLowerTierAppliance",

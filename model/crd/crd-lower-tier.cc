@@ -89,8 +89,9 @@ CrdLowerTierAppliance::GetTypeId()
                           MakeStringAccessor(&CrdLowerTierAppliance::m_clientIpHeader),
                           MakeStringChecker())
             .AddAttribute("CacheLbMethod",
-                          "The cache vserver's LB method: ROUNDROBIN, LEASTCONNECTION, URLHASH "
-                          "or DESTINATIONIPHASH (case-insensitive).",
+                          "The cache vserver's LB method (case-insensitive): any method of "
+                          "AdcLbMethodRegistry with the trait CACHE_SELECTION; built in: "
+                          "ROUNDROBIN, LEASTCONNECTION, URLHASH, DESTINATIONIPHASH.",
                           StringValue("ROUNDROBIN"),
                           MakeStringAccessor(&CrdLowerTierAppliance::SetCacheLbMethod,
                                              &CrdLowerTierAppliance::GetCacheLbMethod),

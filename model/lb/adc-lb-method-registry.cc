@@ -85,14 +85,18 @@ Builtins()
     using R = AdcLbMethodRegistry;
     Registry r;
     r.methods = {
-        {"ROUNDROBIN", Make<AdcRoundRobinLb>(), 0},
+        // The CRD lower tier's cache methods (CACHE_SELECTION) are those NetScaler's cache
+        // redirection documents for a cache vserver.
+        {"ROUNDROBIN", Make<AdcRoundRobinLb>(), R::CACHE_SELECTION},
         {"WEIGHTEDROUNDROBIN", Make<AdcWeightedRoundRobinLb>(), 0},
-        {"LEASTCONNECTION", Make<AdcLeastConnectionLb>(), 0},
+        {"LEASTCONNECTION", Make<AdcLeastConnectionLb>(), R::CACHE_SELECTION},
         {"SOURCEIPHASH", MakeSourceHash(AdcSourceHashLb::IP), R::FLOW_HASH},
         {"SRCIPSRCPORTHASH", MakeSourceHash(AdcSourceHashLb::IP_PORT), R::FLOW_HASH},
         {"SRCIPDESTIPHASH", MakeSourceHash(AdcSourceHashLb::IP_VIP), R::FLOW_HASH},
-        {"URLHASH", Make<AdcUrlHashLb>(), R::USES_REQUEST},
-        {"DESTINATIONIPHASH", Make<AdcDestinationIpHashLb>(), R::FLOW_HASH},
+        {"URLHASH", Make<AdcUrlHashLb>(), R::USES_REQUEST | R::CACHE_SELECTION},
+        {"DESTINATIONIPHASH",
+         Make<AdcDestinationIpHashLb>(),
+         R::FLOW_HASH | R::CACHE_SELECTION},
         {"MAGLEV", Make<AdcMaglevLb>(), R::FLOW_HASH},
         {"ILBHASHIP", MakeIlbHash(AdcIlbHashLb::IP), R::FLOW_HASH},
         {"ILBHASHIPPORT", MakeIlbHash(AdcIlbHashLb::IP_PORT), R::FLOW_HASH},

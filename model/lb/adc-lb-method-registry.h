@@ -67,7 +67,11 @@ class AdcLbMethodRegistry
         FLOW_HASH = 1U << 0,    //!< a hash of packet header fields only: every packet of a flow
                                 //!< gets the same choice without per-flow state
         USES_REQUEST = 1U << 1, //!< reads the request head (L7); falls back at L4
-        USES_LDNS = 1U << 2     //!< reads the client's LDNS address (GSLB)
+        USES_LDNS = 1U << 2,    //!< reads the client's LDNS address (GSLB)
+        /// offered for choosing a cache (the CRD lower tier's cache vserver, its help and
+        /// error texts, crd-compare's variants): a method registered with it is usable there
+        /// with no other change
+        CACHE_SELECTION = 1U << 3
     };
 
     /// Builds a new, unconfigured method.

@@ -39,14 +39,63 @@ namespace
 /// Default per-device seed (any fixed constant; devices should set their own).
 constexpr uint64_t DEFAULT_HASH_SEED = 0x5a17ad0c0ffee123ULL;
 
-/// \return a hash of the pair (h, v), order-sensitive
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// AdcLbKey
+
 uint64_t
-Combine(uint64_t h, uint64_t v)
+AdcLbKey::Combine(uint64_t h, uint64_t v)
 {
     return AdcHash::Mix(h ^ AdcHash::Mix(v + 0x9e3779b97f4a7c15ULL));
 }
 
-} // namespace
+uint64_t
+AdcLbKey::SourceIp(const AdcLbContext& ctx, uint64_t seed)
+{
+    return AdcHash::Address(ctx.flow.src, seed);
+}
+
+uint64_t
+AdcLbKey::SourceIpPort(const AdcLbContext& ctx, uint64_t seed)
+{
+    return Combine(SourceIp(ctx, seed), ctx.flow.srcPort);
+}
+
+uint64_t
+AdcLbKey::SourceIpVip(const AdcLbContext& ctx, uint64_t seed)
+{
+    return Combine(SourceIp(ctx, seed), AdcHash::Address(ctx.flow.dst, seed));
+}
+
+uint64_t
+AdcLbKey::DestinationIp(const AdcLbContext& ctx, uint64_t seed)
+{
+    return AdcHash::Address(ctx.flow.dst, seed);
+}
+
+uint64_t
+AdcLbKey::Flow(const AdcLbContext& ctx, uint64_t seed)
+{
+    const uint64_t ports = (uint64_t{ctx.flow.srcPort} << 24) |
+                           (uint64_t{ctx.flow.dstPort} << 8) | ctx.flow.protocol;
+    return Combine(SourceIpVip(ctx, seed), ports);
+}
+
+uint64_t
+AdcLbKey::Url(const AdcLbContext& ctx, uint64_t seed, bool ignoreQuery)
+{
+    if (ctx.url.empty())
+    {
+        // Same key as SOURCEIPHASH, so an L4 flow maps as that method would map it.
+        return SourceIp(ctx, seed);
+    }
+    if (ignoreQuery)
+    {
+        return AdcHash::String(ctx.url.substr(0, ctx.url.find('?')), seed);
+    }
+    return AdcHash::String(ctx.url, seed);
+}
 
 // ---------------------------------------------------------------------------------------------
 // AdcLbMethod
@@ -421,7 +470,12 @@ AdcRendezvousHashLb::BackendsChanged()
 int32_t
 AdcRendezvousHashLb::DoSelect(const AdcLbContext& ctx)
 {
-    const uint64_t key = KeyHash(ctx);
+    return PickByKey(KeyHash(ctx));
+}
+
+int32_t
+AdcRendezvousHashLb::PickByKey(uint64_t key) const
+{
     int32_t best = -1;
     double bestScore = 0.0;
     for (uint32_t i = 0; i < GetNBackends(); ++i)
@@ -432,7 +486,7 @@ AdcRendezvousHashLb::DoSelect(const AdcLbContext& ctx)
             continue;
         }
         // u uniform in (0,1) from the top 53 bits; never 0 or 1, so ln(u) < 0 is finite.
-        uint64_t h = Combine(key, m_identityHash[i]);
+        uint64_t h = AdcLbKey::Combine(key, m_identityHash[i]);
         double u = (static_cast<double>(h >> 11) + 0.5) * 0x1.0p-53;
         double score = -static_cast<double>(b.weight) / std::log(u);
         if (best < 0 || score > bestScore)
@@ -500,16 +554,15 @@ AdcSourceHashLb::GetMode() const
 uint64_t
 AdcSourceHashLb::KeyHash(const AdcLbContext& ctx) const
 {
-    const uint64_t src = AdcHash::Address(ctx.flow.src, GetHashSeed());
     switch (m_mode)
     {
     case IP_PORT:
-        return Combine(src, ctx.flow.srcPort);
+        return AdcLbKey::SourceIpPort(ctx, GetHashSeed());
     case IP_VIP:
-        return Combine(src, AdcHash::Address(ctx.flow.dst, GetHashSeed()));
+        return AdcLbKey::SourceIpVip(ctx, GetHashSeed());
     case IP:
     default:
-        return src;
+        return AdcLbKey::SourceIp(ctx, GetHashSeed());
     }
 }
 
@@ -541,16 +594,7 @@ AdcUrlHashLb::GetMethodName() const
 uint64_t
 AdcUrlHashLb::KeyHash(const AdcLbContext& ctx) const
 {
-    if (ctx.url.empty())
-    {
-        // Same key as SOURCEIPHASH, so an L4 flow maps as that method would map it.
-        return AdcHash::Address(ctx.flow.src, GetHashSeed());
-    }
-    if (m_ignoreQuery)
-    {
-        return AdcHash::String(ctx.url.substr(0, ctx.url.find('?')), GetHashSeed());
-    }
-    return AdcHash::String(ctx.url, GetHashSeed());
+    return AdcLbKey::Url(ctx, GetHashSeed(), m_ignoreQuery);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -575,7 +619,7 @@ AdcDestinationIpHashLb::GetMethodName() const
 uint64_t
 AdcDestinationIpHashLb::KeyHash(const AdcLbContext& ctx) const
 {
-    return AdcHash::Address(ctx.flow.dst, GetHashSeed());
+    return AdcLbKey::DestinationIp(ctx, GetHashSeed());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -53,6 +53,36 @@ struct AdcLbContext
 
 /**
  * \ingroup adc
+ * \brief The keys hash methods choose by, as public pieces a new method reuses: each is a
+ * seeded 64-bit hash (AdcHash) of what it names, so two seeds give two independent keys of the
+ * same request (e.g. the two candidates of power-of-two-choices).
+ */
+class AdcLbKey
+{
+  public:
+    /// \return a hash of the pair (h, v), order-sensitive
+    static uint64_t Combine(uint64_t h, uint64_t v);
+    /// \param ctx the request \param seed the hash seed \return the client's address
+    static uint64_t SourceIp(const AdcLbContext& ctx, uint64_t seed);
+    /// \param ctx the request \param seed the hash seed \return the client's address and port
+    static uint64_t SourceIpPort(const AdcLbContext& ctx, uint64_t seed);
+    /// \param ctx the request \param seed the hash seed \return the client's address and the VIP
+    static uint64_t SourceIpVip(const AdcLbContext& ctx, uint64_t seed);
+    /// \param ctx the request \param seed the hash seed \return the destination address
+    static uint64_t DestinationIp(const AdcLbContext& ctx, uint64_t seed);
+    /// \param ctx the request \param seed the hash seed \return the whole 5-tuple
+    static uint64_t Flow(const AdcLbContext& ctx, uint64_t seed);
+    /**
+     * \param ctx the request
+     * \param seed the hash seed
+     * \param ignoreQuery hash the path only ('?' onwards left out)
+     * \return the URL (path and query); with no URL (L4), SourceIp, as URLHASH falls back
+     */
+    static uint64_t Url(const AdcLbContext& ctx, uint64_t seed, bool ignoreQuery = false);
+};
+
+/**
+ * \ingroup adc
  * \brief Abstract load-balancing method: holds the back-ends, chooses one per new flow.
  *
  * Back-end indices are stable (the order of AddBackend). Select() only ever returns an up
@@ -262,6 +292,14 @@ class AdcRendezvousHashLb : public AdcLbMethod
      * \return the hash of what this method keys on
      */
     virtual uint64_t KeyHash(const AdcLbContext& ctx) const = 0;
+    /**
+     * \brief The rendezvous choice for a key: the up back-end of highest weighted score (what
+     * DoSelect does with KeyHash(ctx)); a method that draws several keys per request (e.g.
+     * power of two choices) calls it once per key.
+     * \param key a key hash (AdcLbKey)
+     * \return the back-end's index, -1 when none is up
+     */
+    int32_t PickByKey(uint64_t key) const;
     int32_t DoSelect(const AdcLbContext& ctx) override;
     void BackendsChanged() override;
 

@@ -186,9 +186,16 @@ AdcVirtualServer::SetLbMethod(const std::string& name)
     Ptr<AdcLbMethod> lb = AdcLbMethodRegistry::Create(canonical, AdcLbMethodRegistry::NETSCALER);
     lb->SetHashSeed(m_hashSeed);
     // Same members in the same order: back-end indices, hence persistence entries, stay valid.
-    for (const Member& m : m_members)
+    // A switch at run time keeps the open connections' counts (LEASTCONNECTION and any
+    // load-aware method see them; their ConnectionClosed calls come to the new method).
+    for (std::size_t i = 0; i < m_members.size(); ++i)
     {
-        lb->AddBackend(MakeBackend(m));
+        const auto index = lb->AddBackend(MakeBackend(m_members[i]));
+        const uint32_t open = m_lb ? m_lb->GetBackend(index).activeConnections : 0;
+        for (uint32_t c = 0; c < open; ++c)
+        {
+            lb->ConnectionOpened(index);
+        }
     }
     m_lb = lb;
     m_lbMethodName = canonical;
