@@ -220,7 +220,8 @@ TEST_F(AdcConfigIlbadmRuntime, RunTimeDisableAndEnableServerSteerNewFlows)
     EXPECT_TRUE(t.appliance->IsServerEnabled(0, 1)); // enabled again at the end
 }
 
-// REQ: ILB-01 (disable-rule at run time: the rule balances no new flow)
+// REQ: ILB-01 (disable-rule at run time: the rule balances no new flow; illumos ilb_rule_hash
+// passes its packets as ordinary traffic and counts them pkt_not_processed, PKT_U)
 TEST_F(AdcConfigIlbadmRuntime, RunTimeDisableRuleStopsNewFlows)
 {
     IlbTopology t = Install("HALF_NAT", 1, 2, Script("HALF-NAT", 2));
@@ -249,7 +250,17 @@ TEST_F(AdcConfigIlbadmRuntime, RunTimeDisableRuleStopsNewFlows)
     {
         EXPECT_LT(c.when, Seconds(2)) << "new flow balanced after disable-rule";
     }
-    EXPECT_GT(t.appliance->GetRuleCounters(0).drops, 0u); // dropped: no server in service
+    // Not dropped by the ILB: passed to IP (ilb_rule_hash: "Just update the stats if the rule
+    // is disabled"), which has nowhere to deliver a packet to the VIP.
+    EXPECT_EQ(t.appliance->GetRuleCounters(0).drops, 0u);
+    EXPECT_GT(t.appliance->GetRuleCounters(0).packetsNotProcessed, 0u);
+    EXPECT_GT(t.appliance->GetRuleCounters(0).bytesNotProcessed,
+              40 * t.appliance->GetRuleCounters(0).packetsNotProcessed - 1); // >= IP + TCP headers
+    // show-statistics -a: PKT_U is the rule's pkt_not_processed.
+    const auto stats = Words(Lines(m_ilbadm->ShowStatistics())[1]);
+    ASSERT_EQ(stats.size(), 6u);
+    EXPECT_EQ(stats[2], std::to_string(t.appliance->GetRuleCounters(0).packetsNotProcessed));
+    EXPECT_FALSE(t.appliance->IsRuleEnabled(0));
     EXPECT_EQ(Words(Lines(m_ilbadm->ShowRule(false))[1])[1], "D");
 }
 
@@ -270,7 +281,7 @@ TEST_F(AdcConfigIlbadmRuntime, ShowNatAndShowPersistListTheAppliancesTables)
         tableSize = t.appliance->GetCompactIpv4Table()
                         ? t.appliance->GetNatTable()->GetSize()
                         : t.appliance->GetConnectionTable()->GetSize();
-        stickySize = t.appliance->GetPersistenceTable(0)->GetSize(Simulator::Now());
+        stickySize = t.appliance->GetStickyTable().GetSize();
     });
     Recorder r;
     Ptr<AdcRequestLog> log = CreateObject<AdcRequestLog>();

@@ -177,7 +177,7 @@ TEST(IlbHash, Ipv6HashesTheLow32BitsOfTheAddress)
     EXPECT_EQ(m->Select(Ctx(c6, 1, kVip6)), 1); // enabled {S0, S1, S2}: index 1
 }
 
-// REQ: ILB-02, ILB-08
+// REQ: ILB-02 (a disabled server: the algorithm picks among the others)
 TEST(IlbHash, DisabledServersFlowsGoWhereIllumosSendsThemAndNoOtherMoves)
 {
     Ptr<AdcLbMethod> m = Make("hash-ip", 4);
@@ -307,7 +307,7 @@ TEST(IlbHash, IlbVocabularyMeansIllumosHashesAndKeepsTheConsistentOnes)
     EXPECT_EQ(IlbAppliance::GetAlgorithmNames(), names);
 }
 
-// REQ: ILB-02, ILB-08
+// REQ: ILB-02 (a disabled server: the algorithm picks among the others)
 TEST_F(IlbScenario, ApplianceHashIpPortChoosesAsIllumosAndDisabledServersFlowsMove)
 {
     // One client, three servers, hash-ip-port (Half-NAT, UDP): every new flow's server is

@@ -67,8 +67,6 @@ IlbadmHelper::Install(Ptr<Node> node, AdcConfigStore& store)
                                             MakeCallback(&IlbadmHelper::OnRewrite, this));
     m_appliance->TraceConnectWithoutContext("ConnectionEnded",
                                             MakeCallback(&IlbadmHelper::OnConnectionEnded, this));
-    m_appliance->TraceConnectWithoutContext("ServerChosen",
-                                            MakeCallback(&IlbadmHelper::OnServerChosen, this));
     // As IlbHelper does: the rules first, then the appliance goes on the node, then the
     // health checks' monitors.
     m_deferMonitors = true;
@@ -246,16 +244,27 @@ IlbadmHelper::Sync()
             }
         }
     }
-    // Every installed server: enabled when its rule is enabled and it is still in the rule's
-    // group and not disabled.
+    // Rules: disable-rule and enable-rule flip the rule's state only (illumos ilb_rule_disable:
+    // its connections carry on, new packets pass counted "not processed"); delete-rule takes
+    // it out of the rule hash (ilb_rule_del). Servers: enabled when still in the rule's group
+    // and not disabled (disable-server).
     for (const std::string& name : m_order)
     {
         const Installed& in = m_installed.at(name);
         Ptr<AdcIlbadmRule> rule = Configured(name);
+        if (!rule)
+        {
+            m_appliance->DeleteRule(in.index);
+            continue;
+        }
+        if (m_appliance->IsRuleEnabled(in.index) != rule->enabled)
+        {
+            m_appliance->SetRuleEnabled(in.index, rule->enabled);
+        }
         for (uint32_t i = 0; i < in.serverIds.size(); ++i)
         {
             const std::string& id = in.serverIds[i];
-            bool want = rule && rule->enabled && rule->group->IsEnabled(id);
+            bool want = rule->group->IsEnabled(id);
             want = want && std::any_of(rule->group->servers.begin(),
                                        rule->group->servers.end(),
                                        [&id](const IlbServer& s) { return s.name == id; });
@@ -309,35 +318,6 @@ IlbadmHelper::OnConnectionEnded(const std::string& /* rule */, const AdcFlowKey&
         m_nat.erase(it->second);
         m_natIndex.erase(it);
     }
-}
-
-void
-IlbadmHelper::OnServerChosen(const std::string& rule,
-                             const AdcFlowKey& flow,
-                             uint32_t server,
-                             const std::string& /* name */)
-{
-    const int32_t index = m_appliance->FindRule(rule);
-    if (index < 0)
-    {
-        return;
-    }
-    const IlbRule& r = m_appliance->GetRule(index);
-    if (!r.sticky)
-    {
-        return;
-    }
-    const auto key = std::make_pair(rule, flow.src.Masked(r.stickyPrefix));
-    const auto it = m_sticky.find(key);
-    if (it == m_sticky.end() || Simulator::Now() - it->second.lastUsed >= it->second.timeout)
-    {
-        // A new entry (or one made again after it expired) goes to the end, as the table's.
-        m_stickyOrder.erase(std::remove(m_stickyOrder.begin(), m_stickyOrder.end(), key),
-                            m_stickyOrder.end());
-        m_stickyOrder.push_back(key);
-    }
-    m_sticky[key] =
-        StickyEntry{rule, r.servers[server].address, Simulator::Now(), r.persistTimeout};
 }
 
 void

@@ -43,10 +43,12 @@ class AdcIlbadmRule;
  *   ilbd server ID is its name); its health check (create-rule -h) becomes one
  *   AdcHealthMonitor on the node (AdcIlbadmHealthCheck::CreateMonitor), bound to every
  *   server's service, started at once;
- * - a server's state on the appliance (IlbAppliance::SetServerEnabled) is "the rule is
- *   enabled, the server is still in the group and not disabled (disable-server)": so
- *   disable-rule, delete-rule and remove-server stop new flows to the rule's or server's
- *   back-ends while existing connections drain (conn-drain), as disable-server does;
+ * - disable-rule / enable-rule set the rule's state (IlbAppliance::SetRuleEnabled: as
+ *   illumos ilb_rule_disable, new flows pass as ordinary traffic, counted PKT_U, and existing
+ *   connections carry on); delete-rule is IlbAppliance::DeleteRule (ilb_rule_del);
+ * - a server's state on the appliance (IlbAppliance::SetServerEnabled) is "the server is
+ *   still in the group and not disabled (disable-server)": remove-server stops new flows to
+ *   it while existing connections drain (conn-drain), as disable-server does;
  * - a rule's server group that gained servers after the rule went on the appliance is an
  *   AdcConfigError (the model cannot add back-ends to a rule: add them before enabling it).
  *
@@ -141,7 +143,8 @@ class IlbadmHelper : public Object
     /// \param count at most this many entries (0: all) \return show-nat: "PROTO: client.port >
     /// vip.port >>> source.port > server.port" per NAT connection
     std::string ShowNat(uint32_t count = 0) const;
-    /// \param count at most this many entries (0: all) \return show-persist: "rule: prefix -->
+    /// \param count at most this many entries (0: all) \return show-persist (the appliance's
+    /// IlbStickyTable, expired entries until the cleanup removes them): "rule: prefix -->
     /// server" per live sticky entry
     std::string ShowPersist(uint32_t count = 0) const;
     /// \param rules rules (none: all) \return show-hc-result: RULENAME HCNAME SERVERID STATUS
@@ -176,15 +179,6 @@ class IlbadmHelper : public Object
         AdcFlowKey translated; //!< source -> server, as sent to the server
     };
 
-    /// A sticky entry, as the appliance's traces showed it.
-    struct StickyEntry
-    {
-        std::string rule;    //!< the rule's name
-        AdcIpAddress server; //!< the server's address
-        Time lastUsed;       //!< when the entry was last made or refreshed
-        Time timeout;        //!< the rule's persist-timeout
-    };
-
     /// \param rule a stored rule \return the configured rule, or null when deleted
     Ptr<AdcIlbadmRule> Configured(const std::string& rule) const;
     /// Add \p rule to the appliance (and its health check); what the appliance refuses is an
@@ -199,11 +193,6 @@ class IlbadmHelper : public Object
                    const AdcFlowKey& after);
     /// \param rule rule name \param original client-side 5-tuple
     void OnConnectionEnded(const std::string& rule, const AdcFlowKey& original);
-    /// \param rule rule name \param flow new flow \param server index \param name server name
-    void OnServerChosen(const std::string& rule,
-                        const AdcFlowKey& flow,
-                        uint32_t server,
-                        const std::string& name);
     /// \param rule rule name \param index target \param ok success \param rtt time
     void OnProbe(std::string rule,
                  uint32_t index,
@@ -225,8 +214,6 @@ class IlbadmHelper : public Object
     std::map<uint64_t, NatEntry> m_nat;           //!< live NAT entries by serial (oldest first)
     std::map<AdcFlowKey, uint64_t> m_natIndex;    //!< client-side key -> serial
     uint64_t m_natSerial{0};                      //!< the next serial
-    std::map<std::pair<std::string, AdcIpAddress>, StickyEntry> m_sticky; //!< sticky entries
-    std::vector<std::pair<std::string, AdcIpAddress>> m_stickyOrder;      //!< their creation order
 };
 
 } // namespace ns3

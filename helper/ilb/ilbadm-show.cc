@@ -465,6 +465,8 @@ IlbadmHelper::ShowStatistics(const std::string& rule, const std::string& server)
     uint64_t pktP = 0;
     uint64_t bytesP = 0;
     uint64_t pktD = 0;
+    uint64_t pktU = 0;
+    uint64_t bytesU = 0;
     bool serverFound = server.empty();
     for (const std::string& name : m_order)
     {
@@ -487,7 +489,11 @@ IlbadmHelper::ShowStatistics(const std::string& rule, const std::string& server)
         }
         if (ruleHasServer)
         {
-            pktD += m_appliance->GetRuleCounters(in.index).drops;
+            const IlbAppliance::Counters c = m_appliance->GetRuleCounters(in.index);
+            pktD += c.drops;
+            // ilb_rule_hash: a disabled rule's packets, passed (pkt_not_processed)
+            pktU += c.packetsNotProcessed;
+            bytesU += c.bytesNotProcessed;
         }
     }
     if (!serverFound)
@@ -501,13 +507,12 @@ IlbadmHelper::ShowStatistics(const std::string& rule, const std::string& server)
               {"BYTES_U", 10},
               {"PKT_D", 8},
               {"BYTES_D", 10}});
-    // The model processes or drops every packet a rule matches (nothing "not processed"), and
-    // counts dropped packets, not their bytes: BYTES_D is what ilbadm prints for a value it
-    // cannot give, "?".
+    // PKT_U/BYTES_U: a disabled rule's packets (ilb_rule_hash). The model counts dropped
+    // packets, not their bytes: BYTES_D is what ilbadm prints for a value it cannot give, "?".
     out.Row({std::to_string(pktP),
              std::to_string(bytesP),
-             "0",
-             "0",
+             std::to_string(pktU),
+             std::to_string(bytesU),
              std::to_string(pktD),
              std::nullopt});
     return out.Str();
@@ -541,20 +546,18 @@ IlbadmHelper::ShowNat(uint32_t count) const
 std::string
 IlbadmHelper::ShowPersist(uint32_t count) const
 {
+    // ilb_list_sticky: every entry of the kernel's table (expired ones until the cleanup
+    // removes them), here in creation order.
     std::ostringstream os;
     uint32_t n = 0;
-    for (const auto& key : m_stickyOrder)
+    for (const IlbStickyTable::Entry& e : m_appliance->GetStickyTable().GetEntries())
     {
-        const StickyEntry& e = m_sticky.at(key);
-        if (Simulator::Now() - e.lastUsed >= e.timeout)
-        {
-            continue; // expired
-        }
         if (count != 0 && n++ == count)
         {
             break;
         }
-        os << e.rule << ": " << key.second << " --> " << e.server << "\n";
+        const IlbRule& r = m_appliance->GetRule(e.rule);
+        os << r.name << ": " << e.prefix << " --> " << r.servers[e.server].address << "\n";
     }
     return os.str();
 }

@@ -45,11 +45,6 @@ constexpr std::size_t ICMP_HEADER = 8;
 /// Transport bytes of the quoted packet ilb_check_icmp_conn needs (ICMP_MIN_TP_HDR_LEN).
 constexpr std::size_t QUOTED_TRANSPORT = 8;
 constexpr std::size_t IPV6_HEADER = 40;
-// IPv6 extension headers (RFC 8200) walked to find a Fragment header.
-constexpr uint8_t IPV6_HOP_BY_HOP = 0;
-constexpr uint8_t IPV6_ROUTING = 43;
-constexpr uint8_t IPV6_FRAGMENT = 44;
-constexpr uint8_t IPV6_DEST_OPTS = 60;
 
 /// \param p a packet \return its bytes
 std::vector<uint8_t>
@@ -243,41 +238,6 @@ RewriteQuote(std::vector<uint8_t>& icmp, const Quoted& q, const AdcFlowKey& to)
     Put16(icmp, at, checksum);
 }
 
-/**
- * \param in an IPv6 packet that has no ports
- * \return true when its extension headers (hop-by-hop, routing, destination options) lead to
- * a Fragment header (RFC 8200 section 4.5)
- */
-bool
-HasIpv6FragmentHeader(const AdcIngress& in)
-{
-    uint8_t next = in.flow.protocol;
-    std::vector<uint8_t> b;
-    std::size_t at = 0;
-    for (int hops = 0; hops < 8; ++hops)
-    {
-        if (next == IPV6_FRAGMENT)
-        {
-            return true;
-        }
-        if (next != IPV6_HOP_BY_HOP && next != IPV6_ROUTING && next != IPV6_DEST_OPTS)
-        {
-            return false;
-        }
-        if (b.empty())
-        {
-            b = Bytes(in.packet);
-        }
-        if (b.size() < at + 2)
-        {
-            return false;
-        }
-        next = b[at];
-        at += (static_cast<std::size_t>(b[at + 1]) + 1) * 8;
-    }
-    return false;
-}
-
 } // namespace
 
 int32_t
@@ -303,13 +263,11 @@ IlbAppliance::ProcessNoPorts(const AdcIngress& in, AdcEgress& /* egress */)
     const uint8_t icmpProtocol = v6 ? AdcFlowKey::PROTO_ICMPV6 : AdcFlowKey::PROTO_ICMP;
     const int32_t vipRule = FindVipRule(in.flow.dst);
     // IPv4 (ip_input.c): a fragment (MF or an offset) of TCP, UDP or ICMP to any VIP is dropped
-    // and counted (ip_frag_in, ip_frag_dropped), never reassembled. IPv6: illumos's ip_input_v6
-    // does not give a packet with a Fragment header to ILB at all (ILB_SUPP_L4 fails on next
-    // header 44), so it is never balanced; the model drops it the same way, with its reason.
-    const bool fragment = in.status == AdcTransportStatus::FRAGMENT ||
-                          (!v6 && in.fragment && in.flow.protocol == icmpProtocol) ||
-                          (v6 && in.status == AdcTransportStatus::NO_PORTS &&
-                           in.flow.protocol != icmpProtocol && HasIpv6FragmentHeader(in));
+    // and counted (ip_frag_in, ip_frag_dropped), never reassembled. IPv6: ip_input_v6 gives
+    // ILB only packets whose first next header is TCP, UDP or ICMPv6 (ILB_SUPP_L4), so a packet
+    // with a Fragment header (44) is handed to IP like any other: the model passes it.
+    const bool fragment = !v6 && (in.status == AdcTransportStatus::FRAGMENT ||
+                                  (in.fragment && in.flow.protocol == icmpProtocol));
     if (fragment)
     {
         if (vipRule >= 0)
@@ -318,16 +276,8 @@ IlbAppliance::ProcessNoPorts(const AdcIngress& in, AdcEgress& /* egress */)
             Drop(vipRule, -1, in.packet, AdcTransportDropReason(AdcTransportStatus::FRAGMENT));
             return true;
         }
-        int32_t server = -1;
-        const int32_t orphan = in.status == AdcTransportStatus::FRAGMENT
-                                   ? m_ruleSet.MatchOrphan(in.flow, false, server)
-                                   : -1;
-        if (orphan >= 0)
-        {
-            // A fragment of a NAT rule's response cannot be translated: it must not leak.
-            Drop(orphan, server, in.packet, AdcTransportDropReason(in.status));
-            return true;
-        }
+        // ip_input.c: "if (!ilb_rule_match_vip_v4(ilbs, nexthop, NULL)) goto after_ilb;" --
+        // any other fragment (a server's reply included) is ordinary traffic.
         return false;
     }
     if (in.flow.protocol != icmpProtocol)

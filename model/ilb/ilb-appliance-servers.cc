@@ -212,4 +212,84 @@ IlbAppliance::GetRuleVServer(uint32_t rule) const
     return m_rules[rule].vserver;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Rule state and the periodic cleanup (illumos ilb.c ilb_rule_disable / ilb_rule_del;
+// ilb_conn.c ilb_conn_cleanup / ilb_sticky_cleanup)
+
+void
+IlbAppliance::SetRuleEnabled(uint32_t rule, bool enabled)
+{
+    GetRule(rule);
+    // ilb_rule_enable / ilb_rule_disable only flip ILB_RULE_ENABLED: no die time, no cut.
+    m_rules[rule].enabled = enabled;
+}
+
+bool
+IlbAppliance::IsRuleEnabled(uint32_t rule) const
+{
+    GetRule(rule);
+    return m_rules[rule].enabled && !m_rules[rule].deleted;
+}
+
+void
+IlbAppliance::DeleteRule(uint32_t rule)
+{
+    GetRule(rule);
+    RuleState& r = m_rules[rule];
+    if (r.deleted)
+    {
+        return;
+    }
+    // ilb_rule_del: out of the rule hash (nothing matches it any more); ilb_rule_del_common
+    // sets each server's die time when conn_drain_timeout != 0, and the conns go then.
+    r.deleted = true;
+    for (uint32_t k = 0; k < r.servers.size(); ++k)
+    {
+        SetServerEnabled(rule, k, false);
+    }
+}
+
+bool
+IlbAppliance::IsRuleDeleted(uint32_t rule) const
+{
+    GetRule(rule);
+    return m_rules[rule].deleted;
+}
+
+void
+IlbAppliance::ScheduleCleanup()
+{
+    if (m_cleanupEvent.IsRunning())
+    {
+        return;
+    }
+    // The timers run from the first rule on (ilb_conn_timer, ilb_sticky_timer re-arm every
+    // 15 s); the model only keeps its next event while there is something to clean, on the
+    // same grid, so an idle ILB does not keep the simulation alive.
+    const Time now = Simulator::Now();
+    const int64_t k = (now - m_cleanupBase).GetTimeStep() / m_cleanupInterval.GetTimeStep() + 1;
+    const Time next = m_cleanupBase + m_cleanupInterval * k;
+    m_cleanupEvent = Simulator::Schedule(next - now, &IlbAppliance::Cleanup, this);
+}
+
+void
+IlbAppliance::Cleanup()
+{
+    const Time now = Simulator::Now();
+    // ilb_conn_cleanup first (its removals drop sticky references: ILB_STICKY_REFRELE), then
+    // ilb_sticky_cleanup.
+    m_conns->ExpireIdle(now);
+    m_sticky.Cleanup(now);
+    if (m_conns->GetCount() != 0 || m_sticky.GetSize() != 0)
+    {
+        ScheduleCleanup();
+    }
+}
+
+const IlbNatSourceTable&
+IlbAppliance::GetNatSources() const
+{
+    return m_natSources;
+}
+
 } // namespace ns3

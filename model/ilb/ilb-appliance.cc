@@ -68,6 +68,15 @@ IlbAppliance::GetTypeId()
                           TimeValue(Seconds(2)),
                           MakeTimeAccessor(&IlbAppliance::m_tcpTimeWait),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CleanupInterval",
+                          "Period of the cleanup that removes connections idle for longer than "
+                          "their rule's NAT timeout and sticky entries with no connection "
+                          "whose persist-timeout has run out since the last one went (illumos "
+                          "ilb_conn.c: ilb_conn_cache_timeout and ilb_sticky_timeout, 15 s). "
+                          "Its phase is the first rule's creation.",
+                          TimeValue(Seconds(15)),
+                          MakeTimeAccessor(&IlbAppliance::m_cleanupInterval),
+                          MakeTimeChecker(MilliSeconds(1)))
             .AddAttribute("CompactIpv4Table",
                           "true: IPv4 connections live in the compact IlbNatTable (GetNatTable; "
                           "at most 64 bytes per entry, all per-connection state included, idle "
@@ -106,15 +115,19 @@ IlbAppliance::GetTypeId()
 IlbAppliance::IlbAppliance()
     : m_conns(Create<IlbConnectionStore>()),
       m_maxConnections(DEFAULT_MAX_CONNECTIONS),
-      m_tcpTimeWait(Seconds(2))
+      m_tcpTimeWait(Seconds(2)),
+      m_cleanupInterval(Seconds(15))
 {
     NS_LOG_FUNCTION(this);
     m_conns->SetMaxConnections(m_maxConnections);
-    // Whatever removes an entry (idle expiry, close, drain), the flow's NAT port goes back.
-    m_conns->SetEndedCallback(
-        [this](uint32_t rule, const AdcFlowKey& original, const AdcFlowKey& translated) {
-            ConnectionGone(rule, original, translated);
-        });
+    // Whatever removes an entry (idle expiry, close, drain), the flow's NAT port and its
+    // sticky reference go back.
+    m_conns->SetEndedCallback([this](uint32_t rule,
+                                     uint32_t server,
+                                     const AdcFlowKey& original,
+                                     const AdcFlowKey& translated) {
+        ConnectionGone(rule, server, original, translated);
+    });
 }
 
 IlbAppliance::~IlbAppliance()
@@ -126,6 +139,7 @@ void
 IlbAppliance::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    m_cleanupEvent.Cancel();
     for (uint32_t i = 0; i < m_rules.size(); ++i)
     {
         RuleState& r = m_rules[i];
@@ -143,6 +157,7 @@ IlbAppliance::DoDispose()
     m_rules.clear();
     m_ruleSet.Clear();
     m_natSources.Clear();
+    m_sticky.Clear();
     if (m_conns)
     {
         m_conns->Dispose();
@@ -164,10 +179,10 @@ IlbAppliance::AddRule(const IlbRule& rule)
     const IlbRule& stored = m_ruleSet.Get(index);
     RuleState st;
     MakeServices(stored, index, st);
-    st.sticky = CreateObject<AdcPersistenceTable>();
-    if (stored.persistTimeout.IsStrictlyPositive())
+    if (m_rules.empty())
     {
-        st.sticky->SetAttribute("Timeout", TimeValue(stored.persistTimeout));
+        // ilb_rule_add -> ilb_conn_hash_init at the first rule: the cleanup timers start then.
+        m_cleanupBase = Simulator::Now();
     }
     st.natTimeout = stored.natTimeout.IsStrictlyPositive()
                         ? stored.natTimeout
@@ -298,17 +313,10 @@ IlbAppliance::GetCompactIpv4Table() const
     return m_conns->GetCompactIpv4();
 }
 
-Ptr<AdcPersistenceTable>
-IlbAppliance::GetPersistenceTable(uint32_t rule) const
+const IlbStickyTable&
+IlbAppliance::GetStickyTable() const
 {
-    GetRule(rule);
-    return m_rules[rule].sticky;
-}
-
-const IlbNatSourceTable&
-IlbAppliance::GetNatSources() const
-{
-    return m_natSources;
+    return m_sticky;
 }
 
 void
@@ -374,7 +382,9 @@ IlbAppliance::Process(const AdcIngress& in, AdcEgress& egress)
     }
     if (in.status != AdcTransportStatus::OK)
     {
-        // Claim only what would be ILB traffic: a rule's VIP or a NAT rule's response.
+        // ilb_check returns ILB_DROPPED for a TCP/UDP header shorter than its minimum,
+        // whatever the addresses; the model claims only what would be ILB traffic: a rule's
+        // VIP or a NAT rule's response.
         int32_t server = -1;
         int32_t rule = m_ruleSet.MatchVip(in.flow);
         if (rule < 0)
@@ -406,20 +416,23 @@ IlbAppliance::Process(const AdcIngress& in, AdcEgress& egress)
     {
         return ProcessResponse(c, in, egress);
     }
+    // ilb_check: no connection, so the rule hash decides; "If not, just let IP decide what to
+    // do with it" -- a server's packet without a connection (a direct client <-> server
+    // connection through the ILB) is ordinary traffic too.
     const int32_t rule = m_ruleSet.Match(in.flow);
-    if (rule >= 0)
+    if (rule < 0 || m_rules[rule].deleted)
     {
-        return ProcessNewFlow(static_cast<uint32_t>(rule), in, egress);
+        return false; // ilb_rule_del took it out of the rule hash
     }
-    int32_t server = -1;
-    const int32_t orphan = m_ruleSet.MatchOrphan(in.flow, true, server);
-    if (orphan >= 0)
+    RuleState& r = m_rules[rule];
+    if (!r.enabled)
     {
-        // A NAT rule's response without a connection must not leak the server's address.
-        Drop(orphan, server, in.packet, "no-connection");
-        return true;
+        // ilb_rule_hash: "Just update the stats if the rule is disabled." ILB_PASSED.
+        ++r.counters.packetsNotProcessed;
+        r.counters.bytesNotProcessed += in.bytes;
+        return false;
     }
-    return false;
+    return ProcessNewFlow(static_cast<uint32_t>(rule), in, egress);
 }
 
 bool
@@ -476,36 +489,62 @@ IlbAppliance::ProcessResponse(const Conn& c, const AdcIngress& in, AdcEgress& eg
 }
 
 int32_t
-IlbAppliance::ChooseServer(uint32_t rule, const AdcFlowKey& flow, Time now)
+IlbAppliance::ChooseServer(uint32_t rule,
+                           const AdcFlowKey& flow,
+                           Time now,
+                           IlbStickyTable::Entry*& sticky)
 {
+    sticky = nullptr;
     RuleState& r = m_rules[rule];
     const IlbRule& config = Rule(rule);
-    std::optional<AdcPersistenceKey> key;
-    if (config.sticky)
-    {
-        key = AdcPersistenceKey::FromSourceIp(flow.src, config.stickyPrefix);
-        const std::optional<uint32_t> target = r.sticky->Lookup(*key, now);
-        if (target && *target < r.servers.size() && IsAvailable(rule, *target))
-        {
-            return static_cast<int32_t>(*target);
-        }
-    }
+    // ilb_check: "The packet matches a rule, use the rule load balance algorithm to find a
+    // server" -- first, for every new flow, so round robin advances on sticky hits too.
     AdcLbContext ctx;
     ctx.flow = flow;
     const AdcSelection sel = r.vserver->Select(ctx, now);
     const int32_t server = sel.service ? FindServer(rule, sel.service) : -1;
-    if (server >= 0 && key)
+    if (server < 0 || !config.sticky)
     {
-        r.sticky->Insert(*key, static_cast<uint32_t>(server), now, config.persistTimeout);
+        return server; // "!balanced: goto no_server"
     }
-    return server;
+    // ilb_sticky_find_add, with the masked source (V6_MASK_COPY with ir_sticky_mask).
+    const AdcIpAddress prefix = flow.src.Masked(config.stickyPrefix);
+    IlbStickyTable::Entry* s = m_sticky.Lookup(rule, prefix);
+    if (s && !IsAvailable(rule, s->server))
+    {
+        if (s->server == static_cast<uint32_t>(server))
+        {
+            return -1; // "just drop the packet" (the algorithm returned a disabled server)
+        }
+        s = nullptr; // "The old server is disabled ... use the new one": a new entry at the head
+    }
+    if (!s)
+    {
+        const bool fullNat = config.topology == IlbRule::FULL_NAT;
+        const uint32_t natSource =
+            fullNat ? m_natSources.NextStickySource(rule, static_cast<uint32_t>(server)) : 0;
+        sticky = m_sticky.Add(rule,
+                              prefix,
+                              static_cast<uint32_t>(server),
+                              natSource,
+                              config.persistTimeout,
+                              now);
+        ScheduleCleanup();
+        return server;
+    }
+    m_sticky.Hold(s); // s->refcnt++: the previous server wins over the algorithm's
+    sticky = s;
+    return static_cast<int32_t>(s->server);
 }
 
 bool
-IlbAppliance::AllocateNat(uint32_t rule, Flow& flow)
+IlbAppliance::AllocateNat(uint32_t rule, const IlbStickyTable::Entry* sticky, Flow& flow)
 {
-    // illumos ilb_alloc_nat_addr over the chosen server's port spaces.
-    const auto nat = m_natSources.Allocate(rule, flow.server);
+    // illumos ilb_alloc_nat_addr over the chosen server's port spaces; a sticky flow passes
+    // its entry's nat_src_idx: that address only ("If stickiness is enabled, use the same
+    // source address").
+    const auto nat = sticky ? m_natSources.AllocateAt(rule, flow.server, sticky->natSource)
+                            : m_natSources.Allocate(rule, flow.server);
     if (!nat)
     {
         return false;
@@ -543,11 +582,19 @@ IlbAppliance::ProcessDsr(uint32_t rule, const AdcIngress& in, AdcEgress& egress)
     // the rule's algorithm (and its sticky table) and forwarded to the server chosen.
     RuleState& r = m_rules[rule];
     const IlbRule& config = Rule(rule);
-    const int32_t server = ChooseServer(rule, in.flow, Simulator::Now());
+    const Time now = Simulator::Now();
+    IlbStickyTable::Entry* sticky = nullptr;
+    const int32_t server = ChooseServer(rule, in.flow, now, sticky);
     if (server < 0)
     {
         Drop(static_cast<int32_t>(rule), -1, in.packet, "no-server-up");
         return true;
+    }
+    if (sticky)
+    {
+        // ilb_check, DSR: "By decrementing the sticky refcnt, the period of stickiness ...
+        // will be from now to (now + default expiry time)."
+        m_sticky.Release(sticky, now);
     }
     const auto userver = static_cast<uint32_t>(server);
     constexpr uint8_t kOpening =
@@ -577,7 +624,8 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
     // a SYN too (illumos ilb_check: "We create a cache even if it is not a SYN segment. The
     // server should return a RST."), so the server's RST is translated back to the client.
     const Time now = Simulator::Now();
-    const int32_t server = ChooseServer(rule, in.flow, now);
+    IlbStickyTable::Entry* sticky = nullptr;
+    const int32_t server = ChooseServer(rule, in.flow, now, sticky);
     if (server < 0)
     {
         Drop(irule, -1, in.packet, "no-server-up");
@@ -588,8 +636,12 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
     f.rule = rule;
     f.server = userver;
     f.lastSeen = now;
-    if (config.topology == IlbRule::FULL_NAT && !AllocateNat(rule, f))
+    if (config.topology == IlbRule::FULL_NAT && !AllocateNat(rule, sticky, f))
     {
+        if (sticky)
+        {
+            m_sticky.Release(sticky, now); // "if (s != NULL) ilb_sticky_refrele(s)"
+        }
         ++r.natExhausted;
         m_natExhaustedTrace(config.name);
         Drop(irule, server, in.packet, "nat-ports-exhausted");
@@ -603,9 +655,14 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
         {
             m_natSources.Release(rule, userver, f.natAddress, f.natPort);
         }
+        if (sticky)
+        {
+            m_sticky.Release(sticky, now); // ilb_conn_add's failure path refreles it
+        }
         Drop(irule, server, in.packet, refused);
         return true;
     }
+    ScheduleCleanup();
     ++r.counters.connections;
     ++r.servers[userver].counters.connections;
     m_serverChosenTrace(config.name, in.flow, userver, config.servers[userver].name);
@@ -618,6 +675,7 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
 
 void
 IlbAppliance::ConnectionGone(uint32_t rule,
+                             uint32_t server,
                              const AdcFlowKey& original,
                              const AdcFlowKey& translated)
 {
@@ -626,6 +684,14 @@ IlbAppliance::ConnectionGone(uint32_t rule,
         return; // disposed
     }
     m_connectionEndedTrace(Rule(rule).name, original);
+    if (Rule(rule).sticky)
+    {
+        // ilb_conn_remove: "if (connp->conn_sticky != NULL) ILB_STICKY_REFRELE"
+        m_sticky.Release(rule,
+                         original.src.Masked(Rule(rule).stickyPrefix),
+                         server,
+                         Simulator::Now());
+    }
     if (Rule(rule).topology != IlbRule::FULL_NAT)
     {
         return;

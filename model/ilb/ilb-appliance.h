@@ -45,29 +45,45 @@ namespace ns3
  * Datapath (Process, fed by the node's IPv4 and IPv6 hooks after Install; one
  * family-independent engine working on AdcFlowKey):
  * - A TCP/UDP packet to a rule's VIP, protocol and port range is a request ("RuleMatch"
- *   fires for each). A new flow (any packet without a connection entry) gets a server:
- *   the sticky entry of its source prefix when that server is up and enabled, else the
- *   rule's algorithm over the up and enabled servers, chosen by the rule's virtual server
- *   (below) ("ServerChosen", once per new flow).
+ *   fires for each). A new flow (any packet without a connection entry) is balanced as
+ *   illumos ilb_check does it: the rule's algorithm runs first, over the up and enabled
+ *   servers, chosen by the rule's virtual server (below), so round robin advances for every
+ *   new flow; then, for a sticky rule, ilb_sticky_find_add: the entry of the client's source
+ *   prefix wins when its server is still enabled, else a new entry is made for the
+ *   algorithm's server ("ServerChosen", once per new flow). Every connection holds a
+ *   reference on its sticky entry (GetStickyTable); the entry's persist-timeout runs from
+ *   when the last reference is dropped, and the cleanup ("CleanupInterval", 15 s as
+ *   illumos's ilb_sticky_timeout) removes unreferenced entries older than that. A Full-NAT
+ *   sticky entry pins its NAT source address (ilb_sticky_find_add's nat_src_idx): its flows
+ *   take ports of that address only (ilb_alloc_nat_addr, no fallback).
  *   Existing flows (the connection table, 5-tuple) keep their server.
  * - DSR keeps no connection state (illumos ilb_check adds no entry for DSR): every packet is
- *   balanced by the algorithm (and the sticky table) and forwarded unchanged with the
- *   server's address as next hop (only the destination MAC changes); "ServerChosen" fires
- *   per packet and "connections" counts pure SYNs. roundrobin thus spreads one connection's
- *   packets over the servers, as illumos does: pair DSR with a hash algorithm or sticky.
+ *   balanced by the algorithm (and the sticky table, whose reference is dropped at once) and
+ *   forwarded unchanged with the server's address as next hop (only the destination MAC
+ *   changes); "ServerChosen" fires per packet and "connections" counts pure SYNs. roundrobin
+ *   thus spreads one connection's packets over the servers, as illumos does: pair DSR with a
+ *   hash algorithm or sticky.
  *   HALF_NAT: destination rewritten to the server's address:port.
  *   FULL_NAT: also the source, to a NAT source address and port as illumos ilb_nat.c picks
  *   them (IlbNatSourceTable: a port space of natPorts per (NAT source, server) pair).
  * - Responses (matched by the table's reply key) are rewritten back to VIP:port -> client
  *   (HALF_NAT, FULL_NAT; "Rewrite" with direction "response"); DSR responses that cross the
  *   ILB (the ILB is also the router) match nothing and go on by ordinary routing, uncounted.
- * - Everything else is ordinary traffic (Process returns false: PASS).
+ * - Everything else is ordinary traffic (Process returns false: PASS), as in illumos
+ *   ilb_check ("If not, just let IP decide what to do with it"): a server's packet with no
+ *   connection entry included (a direct client <-> server connection through the ILB).
+ * - A disabled rule (SetRuleEnabled false, ilbadm disable-rule) matches, but its packets
+ *   without a connection entry pass as ordinary traffic and are counted "not processed"
+ *   (ilb_rule_hash: pkt_not_processed, bytes_not_processed); its connections carry on (the
+ *   connection lookup comes first in ilb_check). A deleted rule (DeleteRule) matches nothing;
+ *   its connections carry on until they end, or are cut after connDrainTimeout when > 0
+ *   (ilb_rule_del_common sets the servers' die time).
  * - TCP: any segment without an entry opens one (illumos: "the server should return a RST",
- *   which the entry translates back); a response without an entry is dropped
- *   ("no-connection"). The entry is removed at a RST; once both FINs are
+ *   which the entry translates back). The entry is removed at a RST; once both FINs are
  *   acknowledged (sequence numbers checked) it lingers "TcpTimeWait" (default 2 s) for
  *   segments still in flight, then goes; otherwise it goes after the rule's NAT timeout of
- *   idleness. Whenever an entry goes, its Full-NAT port is released.
+ *   idleness (at the latest at the next cleanup, ilb_conn_cleanup). Whenever an entry goes,
+ *   its Full-NAT port and its sticky reference are released.
  * - Tables: with "CompactIpv4Table" IPv4 connections live in a compact IlbNatTable
  *   (GetNatTable(); at most 64 bytes per entry, all per-connection state included; idle times
  *   at millisecond granularity); otherwise, and always for IPv6, in an AdcConnectionTable
@@ -75,13 +91,15 @@ namespace ns3
  *   "ConnectionEnded" fires whenever an entry of either table goes.
  *
  * Drop reasons ("Drop", declared by AdcDatapath): truncated-transport-header,
- * malformed-transport-header, fragment-unsupported, no-connection, no-server-up,
+ * malformed-transport-header, fragment-unsupported, no-server-up,
  * nat-ports-exhausted, connection-table-full, reply-key-collision, nat-table-endpoints-full,
  * bad-checksum, no-route,
  * server-not-on-link; ICMP to a VIP (ilb-appliance-icmp.cc, illumos ilb_icmp_v4/v6):
  * icmp-truncated, icmp-type-unsupported, icmp-no-connection. ICMP echo requests to a VIP are
  * answered by the ILB; frag-needed / packet-too-big for a NAT connection are translated (either
- * direction); IPv4 and IPv6 fragments to a VIP are dropped (fragment-unsupported), counted.
+ * direction); IPv4 fragments to a VIP are dropped (fragment-unsupported), counted; IPv6
+ * packets with a Fragment header pass (illumos ip_input_v6: ILB_SUPP_L4 fails on next header
+ * 44, so ILB never sees them).
  *
  * Services and virtual servers (the shared object model, model/service/):
  * - each server of a rule is an AdcService (GetServerService(rule, i)): name, address, port
@@ -99,11 +117,11 @@ namespace ns3
  *   rule's services bound in server order, LB method from AdcLbMethodRegistry (the ilbadm name's
  *   NetScaler method; roundrobin with unequal weights is WEIGHTEDROUNDROBIN), the appliance's
  *   hash seed ("HashSeed": AdcDatapath::SetHashSeed reseeds every rule's method), "UnknownIsUp"
- * true, persistence NONE. Its "Selection" trace fires for every new flow the sticky table does not
- * decide.
+ * true, persistence NONE. Its "Selection" trace fires for every new flow (the algorithm runs
+ * before the sticky lookup).
  * - ILB's own parts stay in the rule and the appliance: port ranges (IlbRuleSet matches them),
- *   sticky sessions by masked source prefix (pmask) with a timeout in seconds (the rule's
- *   AdcPersistenceTable, GetPersistenceTable), the three topologies and NAT, connection
+ *   sticky sessions by masked source prefix (pmask) with a timeout in seconds (the
+ *   appliance's IlbStickyTable, GetStickyTable), the three topologies and NAT, connection
  *   tracking, connDrainTimeout and the NAT timeouts.
  * - SetServerUp is a health report from outside the bound monitors (a test, an external
  *   checker): while reported down the server's service is unbound from the rule's virtual
@@ -131,6 +149,8 @@ class IlbAppliance : public AdcDatapath
         uint64_t icmpTooBigDropped{0};   //!< frag-needed / packet-too-big without a connection
         uint64_t icmpDropped{0};         //!< other ICMP to the VIP, dropped
         uint64_t fragmentsDropped{0};    //!< IP fragments to the VIP, dropped (ip_frag_dropped)
+        uint64_t packetsNotProcessed{0}; //!< to a disabled rule, passed (pkt_not_processed)
+        uint64_t bytesNotProcessed{0};   //!< their IP bytes (bytes_not_processed)
     };
 
     /// \return the TypeId
@@ -209,6 +229,27 @@ class IlbAppliance : public AdcDatapath
     int32_t FindRule(const std::string& name) const;
 
     /**
+     * \brief ilbadm enable-rule / disable-rule (illumos ilb_rule_enable / ilb_rule_disable):
+     * a disabled rule's new flows pass as ordinary traffic, counted packetsNotProcessed; its
+     * connections carry on (no drain cut).
+     * \param rule rule index
+     * \param enabled new state
+     */
+    void SetRuleEnabled(uint32_t rule, bool enabled);
+    /// \param rule rule index \return enabled (and not deleted)
+    bool IsRuleEnabled(uint32_t rule) const;
+    /**
+     * \brief ilbadm delete-rule (illumos ilb_rule_del): the rule matches nothing any more
+     * (its packets pass, uncounted); its connections carry on until they end, or until the
+     * rule's connDrainTimeout when > 0 (ilb_rule_del_common sets every server's die time).
+     * The rule keeps its index, counters and (unusable) name.
+     * \param rule rule index
+     */
+    void DeleteRule(uint32_t rule);
+    /// \param rule rule index \return whether DeleteRule was called
+    bool IsRuleDeleted(uint32_t rule) const;
+
+    /**
      * \brief Health-check result reported directly (not by a monitor bound to the server's
      * service): a down server gets no new connections (its service is unbound from the rule's
      * virtual server); its existing connections carry on, cut after the rule's
@@ -273,8 +314,8 @@ class IlbAppliance : public AdcDatapath
     void SetCompactIpv4Table(bool compact);
     /// \return whether IPv4 connections live in the compact IlbNatTable
     bool GetCompactIpv4Table() const;
-    /// \param rule rule index \return the rule's sticky table
-    Ptr<AdcPersistenceTable> GetPersistenceTable(uint32_t rule) const;
+    /// \return the sticky table of every rule (entries keyed by rule index)
+    const IlbStickyTable& GetStickyTable() const;
     /// \return the Full-NAT source port spaces (one per NAT source and server pair)
     const IlbNatSourceTable& GetNatSources() const;
 
@@ -329,8 +370,9 @@ class IlbAppliance : public AdcDatapath
     struct RuleState
     {
         Ptr<AdcVirtualServer> vserver;    //!< selects among the servers' services
-        Ptr<AdcPersistenceTable> sticky;  //!< sticky table
         std::vector<ServerState> servers; //!< per server
+        bool enabled{true};               //!< enable-rule / disable-rule
+        bool deleted{false};              //!< delete-rule
         Counters counters;                //!< rule counters
         uint64_t natExhausted{0};         //!< failed NAT allocations
         Time natTimeout;                  //!< effective NAT timeout
@@ -404,10 +446,30 @@ class IlbAppliance : public AdcDatapath
                  AdcEgress& egress);
     /// \param rule rule index \param server server index \return up and enabled
     bool IsAvailable(uint32_t rule, uint32_t server) const;
-    /// \param rule rule index \param flow new flow \return server index or -1 (none available)
-    int32_t ChooseServer(uint32_t rule, const AdcFlowKey& flow, Time now);
-    /// \param rule rule index \param[out] flow gets natAddress/natPort \return false if exhausted
-    bool AllocateNat(uint32_t rule, Flow& flow);
+    /**
+     * \brief ilb_check's choice: the algorithm, then ilb_sticky_find_add.
+     * \param rule rule index
+     * \param flow new flow
+     * \param now the time
+     * \param[out] sticky the sticky entry now holding a reference for the flow (null when the
+     *        rule is not sticky)
+     * \return server index or -1 (none available)
+     */
+    int32_t ChooseServer(uint32_t rule,
+                         const AdcFlowKey& flow,
+                         Time now,
+                         IlbStickyTable::Entry*& sticky);
+    /**
+     * \param rule rule index
+     * \param sticky the flow's sticky entry, or null
+     * \param[out] flow gets natAddress/natPort
+     * \return false if exhausted
+     */
+    bool AllocateNat(uint32_t rule, const IlbStickyTable::Entry* sticky, Flow& flow);
+    /// Make sure a cleanup (ilb_conn_cleanup, ilb_sticky_cleanup) is scheduled.
+    void ScheduleCleanup();
+    /// The periodic cleanup: idle connections, unreferenced expired sticky entries.
+    void Cleanup();
     /**
      * \param rule rule index
      * \param server server index
@@ -420,12 +482,17 @@ class IlbAppliance : public AdcDatapath
                          const AdcFlowKey& flow,
                          const Flow& nat) const;
     /**
-     * \brief A connection's entry went (either table): trace it, release its Full-NAT port.
+     * \brief A connection's entry went (either table): trace it, release its Full-NAT port
+     * and its sticky reference.
      * \param rule its rule
+     * \param server its server
      * \param original its client-side key
      * \param translated its server-side key
      */
-    void ConnectionGone(uint32_t rule, const AdcFlowKey& original, const AdcFlowKey& translated);
+    void ConnectionGone(uint32_t rule,
+                        uint32_t server,
+                        const AdcFlowKey& original,
+                        const AdcFlowKey& translated);
     /// \param rule rule index \param server server index \param gen state generation: cut
     void DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen);
     /// \param rule rule \param server server or -1 \param packet packet \param reason reason
@@ -436,9 +503,13 @@ class IlbAppliance : public AdcDatapath
     IlbRuleSet m_ruleSet;            //!< the rules, validated, indexed
     std::vector<RuleState> m_rules;  //!< their run-time state
     IlbNatSourceTable m_natSources;  //!< Full-NAT port spaces per (NAT source, server)
+    IlbStickyTable m_sticky;         //!< sticky entries of every rule
     Ptr<IlbConnectionStore> m_conns; //!< the connections
     uint32_t m_maxConnections;       //!< "MaxConnections"
     Time m_tcpTimeWait;              //!< "TcpTimeWait"
+    Time m_cleanupInterval;          //!< "CleanupInterval"
+    Time m_cleanupBase;              //!< the cleanup's phase: when the first rule was added
+    EventId m_cleanupEvent;          //!< the next cleanup
 
     TracedCallback<const std::string&, const AdcFlowKey&> m_ruleMatchTrace; //!< "RuleMatch"
     TracedCallback<const std::string&, const AdcFlowKey&, uint32_t, const std::string&>

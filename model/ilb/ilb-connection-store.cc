@@ -291,6 +291,45 @@ IlbConnectionStore::RemoveServer(uint32_t rule, uint32_t server)
 }
 
 uint32_t
+IlbConnectionStore::ExpireIdle(Time now)
+{
+    // Collected first, removed in key order: the traces do not depend on hash order.
+    std::vector<uint32_t> records;
+    if (m_nat)
+    {
+        for (uint32_t i = 0; i < m_nat->GetRecordCapacity(); ++i)
+        {
+            if (m_nat->IsLive(i) &&
+                m_nat->GetIdle(i, now) > m_natTimeout[m_serverOwner[m_nat->GetServer(i)].first])
+            {
+                records.push_back(i);
+            }
+        }
+    }
+    std::vector<AdcFlowKey> keys;
+    for (const auto& [key, f] : m_flows)
+    {
+        if (now - f.lastSeen > m_natTimeout[f.rule])
+        {
+            keys.push_back(key);
+        }
+    }
+    std::sort(keys.begin(), keys.end());
+    for (uint32_t i : records)
+    {
+        if (m_nat->IsLive(i))
+        {
+            m_nat->Remove(i);
+        }
+    }
+    for (const AdcFlowKey& k : keys)
+    {
+        m_table->Remove(k);
+    }
+    return static_cast<uint32_t>(records.size() + keys.size());
+}
+
+uint32_t
 IlbConnectionStore::CountServer(uint32_t rule, uint32_t server) const
 {
     const uint32_t id = m_serverBase[rule] + server;
@@ -345,6 +384,7 @@ IlbConnectionStore::ForgetNat(uint32_t index, bool)
     if (m_ended)
     {
         m_ended(m_serverOwner[server].first,
+                m_serverOwner[server].second,
                 m_nat->GetOriginal(index),
                 m_nat->GetTranslated(index));
     }
@@ -360,7 +400,7 @@ IlbConnectionStore::ForgetFlow(const AdcConnectionTable::Entry& entry)
     }
     if (m_ended)
     {
-        m_ended(it->second.rule, entry.original, entry.translated);
+        m_ended(it->second.rule, it->second.server, entry.original, entry.translated);
     }
     m_flows.erase(it);
 }

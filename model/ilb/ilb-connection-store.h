@@ -82,11 +82,14 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
     /**
      * Called whenever a connection's entry goes (idle expiry, close, reset, removal).
      * \param rule the connection's rule
+     * \param server its server index in the rule
      * \param original its client-side key
      * \param translated its server-side key (FULL_NAT: the NAT address and port it held)
      */
-    using EndedCallback = std::function<
-        void(uint32_t rule, const AdcFlowKey& original, const AdcFlowKey& translated)>;
+    using EndedCallback = std::function<void(uint32_t rule,
+                                             uint32_t server,
+                                             const AdcFlowKey& original,
+                                             const AdcFlowKey& translated)>;
 
     IlbConnectionStore();
     ~IlbConnectionStore();
@@ -154,6 +157,13 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
 
     /// \param rule rule index \param server server index \return its connections removed
     uint32_t RemoveServer(uint32_t rule, uint32_t server);
+    /**
+     * \brief ilb_conn_cleanup's idle test: remove every connection idle for longer than its
+     * rule's NAT timeout ("conn_c2s_atime < expiry && conn_s2c_atime < expiry").
+     * \param now the time
+     * \return connections removed
+     */
+    uint32_t ExpireIdle(Time now);
     /// \param rule rule index \param server server index \return its connection entries now
     uint32_t CountServer(uint32_t rule, uint32_t server) const;
     /// \return connection entries of both tables

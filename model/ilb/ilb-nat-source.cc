@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ns3-adc: Full-NAT source ports as illumos ILB allocates them (uts/common/inet/ilb/ilb_nat.c).
+ * ns3-adc: Full-NAT source ports as illumos ILB allocates them (uts/common/inet/ilb/ilb_nat.c),
+ * and the sticky table (uts/common/inet/ilb/ilb_conn.c).
  */
 
 #include "ilb-nat-source.h"
@@ -10,6 +11,7 @@
 #include "ns3/assert.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ns3
 {
@@ -160,6 +162,38 @@ IlbNatSourceTable::Allocate(uint32_t rule, uint32_t server)
     return std::nullopt;
 }
 
+std::optional<std::pair<AdcIpAddress, uint16_t>>
+IlbNatSourceTable::AllocateAt(uint32_t rule, uint32_t server, uint32_t index)
+{
+    auto it = m_bindings.find({rule, server});
+    if (it == m_bindings.end() || it->second.entries.empty())
+    {
+        return std::nullopt;
+    }
+    const Binding& b = it->second;
+    // ilb_alloc_nat_addr with nat_src_idx: "If an index is given and we cannot allocate a port
+    // using that entry, return NULL."
+    Entry& e = m_entries[b.entries[index % b.entries.size()]];
+    if (std::optional<uint16_t> port = e.ports.Allocate())
+    {
+        return std::make_pair(e.source, *port);
+    }
+    return std::nullopt;
+}
+
+uint32_t
+IlbNatSourceTable::NextStickySource(uint32_t rule, uint32_t server)
+{
+    auto it = m_bindings.find({rule, server});
+    if (it == m_bindings.end() || it->second.entries.empty())
+    {
+        return 0;
+    }
+    Binding& b = it->second;
+    // ilb_sticky_find_add: *src_ent_idx = (server->iser_nat_src->cur++ % num_src)
+    return b.cur++ % static_cast<uint32_t>(b.entries.size());
+}
+
 bool
 IlbNatSourceTable::Release(uint32_t rule,
                            uint32_t server,
@@ -224,6 +258,134 @@ IlbNatSourceTable::Clear()
 {
     m_entries.clear();
     m_bindings.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// IlbStickyTable
+
+IlbStickyTable::Entry*
+IlbStickyTable::Lookup(uint32_t rule, const AdcIpAddress& prefix)
+{
+    // ilb_sticky_lookup: the first entry of the bucket list, i.e. the newest.
+    auto it = m_entries.find({rule, prefix});
+    return it == m_entries.end() || it->second.empty() ? nullptr : &it->second.back();
+}
+
+IlbStickyTable::Entry*
+IlbStickyTable::Add(uint32_t rule,
+                    const AdcIpAddress& prefix,
+                    uint32_t server,
+                    uint32_t natSource,
+                    Time expiry,
+                    Time now)
+{
+    // ilb_sticky_add: refcnt 1, expiry the rule's ir_sticky_expiry, list_insert_head.
+    Entry e;
+    e.rule = rule;
+    e.prefix = prefix;
+    e.server = server;
+    e.natSource = natSource;
+    e.refs = 1;
+    e.atime = now;
+    e.expiry = expiry;
+    e.serial = m_serial++;
+    std::vector<Entry>& list = m_entries[{rule, prefix}];
+    list.push_back(e);
+    return &list.back();
+}
+
+void
+IlbStickyTable::Hold(Entry* e)
+{
+    ++e->refs; // ilb_sticky_find_add: s->refcnt++
+    ++m_hits[e->rule];
+}
+
+void
+IlbStickyTable::Release(Entry* e, Time now)
+{
+    NS_ASSERT(e->refs > 0);
+    --e->refs; // ILB_STICKY_REFRELE: refcnt--, atime = now
+    e->atime = now;
+}
+
+bool
+IlbStickyTable::Release(uint32_t rule, const AdcIpAddress& prefix, uint32_t server, Time now)
+{
+    auto it = m_entries.find({rule, prefix});
+    if (it == m_entries.end())
+    {
+        return false;
+    }
+    for (auto e = it->second.rbegin(); e != it->second.rend(); ++e)
+    {
+        if (e->server == server && e->refs > 0)
+        {
+            Release(&*e, now);
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t
+IlbStickyTable::Cleanup(Time now)
+{
+    // ilb_sticky_cleanup: "if (s->refcnt != 0) continue; expiry = now - s->expiry;
+    // if (s->atime < expiry) remove".
+    uint32_t removed = 0;
+    for (auto it = m_entries.begin(); it != m_entries.end();)
+    {
+        std::vector<Entry>& list = it->second;
+        const std::size_t before = list.size();
+        list.erase(std::remove_if(list.begin(),
+                                  list.end(),
+                                  [now](const Entry& e) {
+                                      return e.refs == 0 && e.atime < now - e.expiry;
+                                  }),
+                   list.end());
+        removed += static_cast<uint32_t>(before - list.size());
+        it = list.empty() ? m_entries.erase(it) : std::next(it);
+    }
+    return removed;
+}
+
+uint32_t
+IlbStickyTable::GetSize() const
+{
+    uint32_t n = 0;
+    for (const auto& [key, list] : m_entries)
+    {
+        n += static_cast<uint32_t>(list.size());
+    }
+    return n;
+}
+
+std::vector<IlbStickyTable::Entry>
+IlbStickyTable::GetEntries() const
+{
+    std::vector<Entry> all;
+    for (const auto& [key, list] : m_entries)
+    {
+        all.insert(all.end(), list.begin(), list.end());
+    }
+    std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
+        return a.serial < b.serial;
+    });
+    return all;
+}
+
+uint64_t
+IlbStickyTable::GetHits(uint32_t rule) const
+{
+    const auto it = m_hits.find(rule);
+    return it == m_hits.end() ? 0 : it->second;
+}
+
+void
+IlbStickyTable::Clear()
+{
+    m_entries.clear();
 }
 
 } // namespace ns3

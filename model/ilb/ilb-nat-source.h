@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * ns3-adc: Full-NAT source ports as illumos ILB allocates them (uts/common/inet/ilb/ilb_nat.c):
- * one port space per (NAT source address, back-end server address, server port) pair.
+ * one port space per (NAT source address, back-end server address, server port) pair; and the
+ * sticky table as ilb_conn.c keeps it (ilb_sticky_find_add pins a NAT source per entry).
  */
 
 #ifndef ILB_NAT_SOURCE_H
@@ -10,6 +11,7 @@
 
 #include "ns3/adc-flow-key.h"
 #include "ns3/adc-port-range.h"
+#include "ns3/nstime.h"
 
 #include <cstdint>
 #include <map>
@@ -122,6 +124,25 @@ class IlbNatSourceTable
     std::optional<std::pair<AdcIpAddress, uint16_t>> Allocate(uint32_t rule, uint32_t server);
 
     /**
+     * \brief ilb_alloc_nat_addr with an index (a sticky flow): only that NAT source is tried;
+     * when its ports are all in use allocation fails, with no fallback to another address.
+     * \param rule rule index \param server server index
+     * \param index the NAT source index (IlbStickyTable::Entry::natSource)
+     * \return the address and port, or nullopt
+     */
+    std::optional<std::pair<AdcIpAddress, uint16_t>> AllocateAt(uint32_t rule,
+                                                                uint32_t server,
+                                                                uint32_t index);
+
+    /**
+     * \brief The NAT source a new sticky entry pins (ilb_sticky_find_add:
+     * "iser_nat_src->cur++ % num_src", the cursor Allocate also advances).
+     * \param rule rule index \param server server index
+     * \return the index, 0 when the server has no binding
+     */
+    uint32_t NextStickySource(uint32_t rule, uint32_t server);
+
+    /**
      * \brief Free a flow's port.
      * \param rule rule index \param server server index \param source the NAT source address
      * \param port the port \return false when the server has no entry of \p source or the
@@ -160,6 +181,81 @@ class IlbNatSourceTable
 
     std::vector<Entry> m_entries;                                //!< in creation order
     std::map<std::pair<uint32_t, uint32_t>, Binding> m_bindings; //!< (rule, server) -> entries
+};
+
+/**
+ * \ingroup adc
+ * \brief The sticky table of one ILB, as illumos ilb_conn.c keeps it (ilb_sticky_t).
+ *
+ * An entry maps (rule, masked client source) to a server, with the NAT source index its
+ * Full-NAT flows use. Entries of one key form a list, newest first (ilb_sticky_add inserts at
+ * the head, ilb_sticky_lookup returns the first). Every connection made through an entry holds
+ * a reference on it (ilb_sticky_find_add: refcnt 1 when added, ++ when found); releasing one
+ * sets its access time (ILB_STICKY_REFRELE). Cleanup (ilb_sticky_cleanup, every 15 s) removes
+ * only the entries with no reference whose access time is older than their expiry (the rule's
+ * persist-timeout): the expiry clock starts when the last reference is dropped.
+ * Which entry a connection releases is found from its rule, client prefix and server (a
+ * connection keeps no pointer; the newest referenced entry of that server is released).
+ */
+class IlbStickyTable
+{
+  public:
+    /// One entry.
+    struct Entry
+    {
+        uint32_t rule{0};      //!< rule index (ilb_sticky_t rule_instance)
+        AdcIpAddress prefix;   //!< the client's masked source address
+        uint32_t server{0};    //!< server index in the rule
+        uint32_t natSource{0}; //!< Full-NAT: the pinned NAT source index (nat_src_idx)
+        uint32_t refs{0};      //!< connections holding it (refcnt)
+        Time atime;            //!< when the last reference was dropped (or the entry made)
+        Time expiry;           //!< the rule's persist-timeout
+        uint64_t serial{0};    //!< creation order
+    };
+
+    /// \param rule rule index \param prefix masked source \return the newest entry, or null
+    Entry* Lookup(uint32_t rule, const AdcIpAddress& prefix);
+    /**
+     * \brief ilb_sticky_add: a new entry at the head of its key's list, one reference held.
+     * \return the entry
+     */
+    Entry* Add(uint32_t rule,
+               const AdcIpAddress& prefix,
+               uint32_t server,
+               uint32_t natSource,
+               Time expiry,
+               Time now);
+    /// \param e an entry: one more reference (a found entry), counted as a hit
+    void Hold(Entry* e);
+    /**
+     * \brief ILB_STICKY_REFRELE of the newest entry of (rule, prefix) for \p server that has a
+     * reference: one reference less, access time \p now.
+     * \return false when there is none
+     */
+    bool Release(uint32_t rule, const AdcIpAddress& prefix, uint32_t server, Time now);
+    /// \param e an entry just held or added: ILB_STICKY_REFRELE of it
+    void Release(Entry* e, Time now);
+    /**
+     * \brief ilb_sticky_cleanup: remove every entry with no reference whose access time is
+     * older than now - expiry.
+     * \param now the time \return entries removed
+     */
+    uint32_t Cleanup(Time now);
+
+    /// \return entries (expired ones not yet cleaned up included)
+    uint32_t GetSize() const;
+    /// \return entries in creation order
+    std::vector<Entry> GetEntries() const;
+    /// \param rule rule index \return how many of its new flows found an entry (Hold)
+    uint64_t GetHits(uint32_t rule) const;
+    /// Remove every entry.
+    void Clear();
+
+  private:
+    using Key = std::pair<uint32_t, AdcIpAddress>; //!< rule, prefix
+    std::map<Key, std::vector<Entry>> m_entries;   //!< per key, newest last
+    uint64_t m_serial{0};                          //!< next serial
+    std::map<uint32_t, uint64_t> m_hits;           //!< Hold calls per rule
 };
 
 } // namespace ns3
