@@ -415,3 +415,48 @@ TEST_F(AdcConfigNetScalerCs, RegistersOnceOnNetScalersLanguage)
     }
     EXPECT_EQ(cs, 5); // add, set, rm, bind, unbind
 }
+
+// REQ: CS-04 CS-11 (COOKIEINSERT writes the CS and LB vserver names into the NSC_ cookie's
+// name, an RFC 6265 token: NetScaler names with '@', ':', '=' or a space are refused when the
+// cookie would need them, at the line that makes it so, never at a request)
+TEST_F(AdcConfigNetScalerCs, CookieInsertRefusesNamesTheCookieCannotCarry)
+{
+    // Without COOKIEINSERT such names are NetScaler names like any other.
+    ASSERT_EQ(ErrorOf("add cs vserver cs@1 HTTP 10.0.0.1 80\n"
+                      "add lb vserver lb:2 HTTP\n"
+                      "add lb vserver lb-3 HTTP\n"),
+              "");
+    EXPECT_TRUE(HasAll(ErrorOf("add cs vserver ok HTTP 10.0.0.9 80\n"
+                               "add cs vserver \"cs a\" HTTP 10.0.0.2 80 -persistenceType "
+                               "COOKIEINSERT\n"),
+                       {"ns.conf:2: add cs vserver: ",
+                        "COOKIEINSERT",
+                        "'cs a'",
+                        "' ' at position 2",
+                        "allowed: 1 to 127 letters, digits, '_', '-', '.', '#'"}));
+    EXPECT_EQ(m_line, 2u);
+    EXPECT_FALSE(Get("cs a"));
+    EXPECT_TRUE(HasAll(ErrorOf("set cs vserver cs@1 -persistenceType COOKIEINSERT\n"),
+                       {"ns.conf:1: set cs vserver: ", "'cs@1'", "'@' at position 2"}));
+    EXPECT_EQ(Get("cs@1")->GetPersistenceType(), AdcPersistenceType::NONE);
+
+    // Binding an LB vserver under a COOKIEINSERT CS vserver, as default or by policy.
+    ASSERT_EQ(ErrorOf("add cs vserver c2 HTTP 10.0.0.3 80 -persistenceType COOKIEINSERT\n"), "");
+    EXPECT_TRUE(HasAll(ErrorOf("add lb vserver lb-4 HTTP\n"
+                               "bind cs vserver c2 -lbvserver lb:2\n"),
+                       {"ns.conf:2: bind cs vserver: ", "'c2'", "'lb:2'", "':' at position 2"}));
+    EXPECT_EQ(Get("c2")->GetDefaultLbVserver(), "");
+    EXPECT_TRUE(HasAll(ErrorOf("add cs policy p2 -rule SYS.RANDOM.MUL(100).LT(10)\n"
+                               "bind cs vserver c2 -policyName p2 -priority 10 "
+                               "-targetLBVserver lb:2\n"),
+                       {"ns.conf:2: bind cs vserver: ", "'lb:2'", "':' at position 2"}));
+    EXPECT_TRUE(Get("c2")->GetPolicyBindings().empty());
+
+    // Turning COOKIEINSERT on over an LB vserver bound before.
+    ASSERT_EQ(ErrorOf("add cs vserver c3 HTTP 10.0.0.4 80\n"
+                      "bind cs vserver c3 -lbvserver lb:2\n"),
+              "");
+    EXPECT_TRUE(HasAll(ErrorOf("set cs vserver c3 -persistenceType COOKIEINSERT -timeout 0\n"),
+                       {"ns.conf:1: set cs vserver: ", "'c3'", "'lb:2'", "':' at position 2"}));
+    EXPECT_EQ(Get("c3")->GetPersistenceType(), AdcPersistenceType::NONE);
+}

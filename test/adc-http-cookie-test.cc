@@ -366,3 +366,38 @@ TEST(AdcHttpCookie, NscNameOfCsAndLbVservers)
     EXPECT_NE(e.find("128 characters"), std::string::npos) << e;
     EXPECT_EQ(AdcNscCookie::EncodeVserverId(std::string(127, 'a')), std::string(127, 'b'));
 }
+
+// REQ: CS-04 (a Set-Cookie that deletes a stale NSC_ cookie, as RFC 6265 3.1 lets a server:
+// an expiry in the past on the same name and path; a user agent's parse says "expired")
+TEST(AdcHttpCookie, SetCookieExpiredDeletesTheCookie)
+{
+    const std::string v0 = AdcSetCookie::BuildExpired("NSC_DT-1MC1", AdcSetCookie::Version::V0);
+    EXPECT_EQ(v0, "NSC_DT-1MC1=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT");
+    const std::string v1 = AdcSetCookie::BuildExpired("NSC_DT-1MC1", AdcSetCookie::Version::V1);
+    EXPECT_EQ(v1, "NSC_DT-1MC1=; Version=1; Path=/; Max-Age=0");
+    for (const std::string& line : {v0, v1})
+    {
+        const auto c = AdcSetCookie::Parse(line);
+        ASSERT_TRUE(c.has_value()) << line;
+        EXPECT_EQ(c->path, "/");
+        EXPECT_LE(AdcSetCookie::ExpiryAfter(*c, Seconds(5)), 0) << line;
+    }
+    EXPECT_THROW(AdcSetCookie::BuildExpired("bad name", AdcSetCookie::Version::V0), AdcConfigError);
+}
+
+// REQ: CS-04 (the names COOKIEINSERT can write: what EncodeVserverId accepts, no more)
+TEST(AdcHttpCookie, NscVserverIdProblemNamesTheCharacter)
+{
+    EXPECT_EQ(AdcNscCookie::VserverIdProblem("Prod-www.x.co.uk-HTTP"), "");
+    EXPECT_EQ(AdcNscCookie::VserverIdProblem("lb#1_a"), "");
+    for (const std::string bad : {"cs@1", "cs:1", "cs=1", "cs 1"})
+    {
+        const std::string p = AdcNscCookie::VserverIdProblem(bad);
+        EXPECT_EQ(p.rfind("has '" + bad.substr(2, 1) + "' at position 2; allowed: 1 to 127", 0), 0u)
+            << p;
+        EXPECT_THROW(AdcNscCookie::EncodeVserverId(bad), AdcConfigError);
+    }
+    EXPECT_NE(AdcNscCookie::VserverIdProblem("-lb"), ""); // not first
+    EXPECT_NE(AdcNscCookie::VserverIdProblem(""), "");
+    EXPECT_NE(AdcNscCookie::VserverIdProblem(std::string(128, 'a')), "");
+}

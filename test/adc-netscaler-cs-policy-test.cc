@@ -410,9 +410,10 @@ TEST_F(AdcNetScalerCsPolicy, ShowRoundTrips)
                                   "add cs policy \"pol quote\" -rule \"http.req.header(\\\"X-A\\\")"
                                   ".contains(\\\"say \\\\\\\"hi\\\\\\\"\\\") && true\"\n"
                                   "bind cs vserver cs-app -policyName \"pol quote\" -priority 7 "
-                                  "-targetLBVserver \"v 3\"\n",
+                                  "-targetLBVserver v2\n",
                         "ns.conf");
     // The rule is the expression's canonical text; quoted with \" and \\ as NetScaler's CLI.
+    // "v 3" is not bound under cs-app: its COOKIEINSERT cookie could not carry the blank.
     const std::string expected =
         "add lb vserver v1 HTTP\n"
         "add lb vserver v2 HTTP\n"
@@ -426,7 +427,7 @@ TEST_F(AdcNetScalerCsPolicy, ShowRoundTrips)
         "add cs policy pol-canary -rule SYS.RANDOM.MUL(100).LT(10) -action act-v2\n"
         "add cs policy \"pol quote\" -rule \"HTTP.REQ.HEADER(\\\"X-A\\\").CONTAINS(\\\"say "
         "\\\\\\\"hi\\\\\\\"\\\")&&true\"\n"
-        "bind cs vserver cs-app -policyName \"pol quote\" -priority 7 -targetLBVserver \"v 3\"\n"
+        "bind cs vserver cs-app -policyName \"pol quote\" -priority 7 -targetLBVserver v2\n"
         "bind cs vserver cs-app -policyName pol-path -priority 100\n"
         "bind cs vserver cs-app -policyName pol-cookie -priority 200\n"
         "bind cs vserver cs-app -policyName pol-canary -priority 300\n"

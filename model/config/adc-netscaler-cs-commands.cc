@@ -11,6 +11,7 @@
 #include "adc-netscaler-cs-policy-commands.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-http-cookie.h"
 #include "ns3/adc-service.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -384,6 +385,27 @@ CsParameters()
     return parameters;
 }
 
+} // namespace
+
+void
+AdcNetScalerCsCommands::CheckCookieName(const AdcConfigCommand& cmd,
+                                        const std::string& csVserver,
+                                        const std::string& role,
+                                        const std::string& name)
+{
+    // COOKIEINSERT writes both names into the NSC_ cookie's name (CS-04); a name it cannot
+    // carry is refused here rather than met by the first request.
+    const std::string problem = AdcNscCookie::VserverIdProblem(name);
+    if (!problem.empty())
+    {
+        cmd.Fail("cs vserver '" + csVserver + "' has -persistenceType COOKIEINSERT, whose NSC_ " +
+                 "cookie name carries the " + role + " name '" + name + "', which " + problem);
+    }
+}
+
+namespace
+{
+
 /// Apply add or set cs vserver's parameters to \p v (all of them or, on an error, none).
 void
 ApplyCsParameters(const Cmd& cmd, Ptr<Config> v)
@@ -406,6 +428,23 @@ ApplyCsParameters(const Cmd& cmd, Ptr<Config> v)
                          AdcConfigError::JoinAllowed(Config::GetAllowedServiceTypes(type)) + ")",
                      word,
                      Config::GetAllowedPersistenceTypes(v->GetServiceType()));
+        }
+    }
+    if (type == AdcPersistenceType::COOKIEINSERT)
+    {
+        AdcNetScalerCsCommands::CheckCookieName(cmd, v->GetName(), "cs vserver", v->GetName());
+        std::vector<std::string> bound;
+        for (const Config::PolicyBinding& b : v->GetPolicyBindings())
+        {
+            bound.push_back(b.target);
+        }
+        bound.push_back(v->GetDefaultLbVserver());
+        for (const std::string& lb : bound)
+        {
+            if (!lb.empty())
+            {
+                AdcNetScalerCsCommands::CheckCookieName(cmd, v->GetName(), "lb vserver", lb);
+            }
         }
     }
     AdcPersistenceType backup = v->GetPersistenceBackup();

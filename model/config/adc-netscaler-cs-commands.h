@@ -216,6 +216,21 @@ class AdcNetScalerCsCommands
 
     /// \return AdcNetScalerCommands::GetLanguage(), with the commands above registered on it
     static AdcConfigLanguage& GetLanguage();
+
+    /**
+     * \brief Refuse a name COOKIEINSERT cannot write into the NSC_ cookie's name
+     * (AdcNscCookie::VserverIdProblem): `add/set cs vserver -persistenceType COOKIEINSERT` for
+     * the CS vserver and the LB vservers bound under it, and binding an LB vserver under a CS
+     * vserver that has it.
+     * \param cmd the command (its file and line) \param csVserver the CS vserver
+     * \param role "cs vserver" or "lb vserver" \param name the name checked
+     * \throws AdcConfigError "FILE:LINE: <command>: ..." naming the name, the character and
+     *         what is allowed
+     */
+    static void CheckCookieName(const AdcConfigCommand& cmd,
+                                const std::string& csVserver,
+                                const std::string& role,
+                                const std::string& name);
 };
 
 } // namespace ns3

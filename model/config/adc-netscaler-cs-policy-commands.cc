@@ -238,9 +238,25 @@ SetCsAction(Cmd& cmd)
     Ptr<AdcCsActionConfig> a =
         cmd.Ref<AdcCsActionConfig>(CS::CS_ACTION, cmd.Operand(0), "cs action");
     const std::string target = LbVserver(cmd, Required(cmd, "-targetLBVserver"));
+    const AdcConfigStore& store = cmd.GetStore();
+    // A COOKIEINSERT cs vserver whose binding follows this action must be able to name the
+    // new target in its cookie; checked before anything changes.
+    for (const Ptr<AdcCsPolicyConfig>& p : store.GetAll<AdcCsPolicyConfig>(CS::CS_POLICY))
+    {
+        for (const Ptr<AdcCsVserverConfig>& v : store.GetAll<AdcCsVserverConfig>(CS::CS_VSERVER))
+        {
+            for (const Binding& b : v->GetPolicyBindings())
+            {
+                if (b.fromAction && b.policy == p->GetName() && p->GetAction() == a->GetName() &&
+                    v->GetPersistenceType() == AdcPersistenceType::COOKIEINSERT)
+                {
+                    CS::CheckCookieName(cmd, v->GetName(), "lb vserver", target);
+                }
+            }
+        }
+    }
     a->SetTargetLbVserver(target);
     // The bindings that take their target from this action follow it.
-    const AdcConfigStore& store = cmd.GetStore();
     for (const Ptr<AdcCsPolicyConfig>& p : store.GetAll<AdcCsPolicyConfig>(CS::CS_POLICY))
     {
         if (p->GetAction() == a->GetName())
@@ -374,6 +390,10 @@ BindCsVserver(Cmd& cmd)
                          v->GetDefaultLbVserver() + "' bound already; unbind it first",
                      lb);
         }
+        if (v->GetPersistenceType() == AdcPersistenceType::COOKIEINSERT)
+        {
+            CS::CheckCookieName(cmd, v->GetName(), "lb vserver", lb);
+        }
         cmd.Check([&] { v->SetDefaultLbVserver(lb); });
         cmd.NoteOrigin(CS::CS_VSERVER, v->GetName(), "-lbvserver");
         return;
@@ -419,6 +439,10 @@ BindCsVserver(Cmd& cmd)
                          "'; priorities are unique per cs vserver",
                      std::to_string(b.priority));
         }
+    }
+    if (v->GetPersistenceType() == AdcPersistenceType::COOKIEINSERT)
+    {
+        CS::CheckCookieName(cmd, v->GetName(), "lb vserver", b.target);
     }
     cmd.Check([&] { v->BindPolicy(b); });
     cmd.NoteOrigin(CS::CS_VSERVER, v->GetName(), "bind " + name);

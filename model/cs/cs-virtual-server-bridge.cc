@@ -192,8 +192,9 @@ CsVirtualServer::SelectConnection(Bridge& b,
                           client.GetPort(),
                           m_port,
                           protocol);
-    std::string how;
-    AdcSelection sel = Lookup(ctx, b.front, AdcHttpCookies(), how);
+    const Found found = Lookup(ctx, b.front, AdcHttpCookies());
+    AdcSelection sel = found.sel;
+    std::string how = found.how;
     b.persisted = static_cast<bool>(sel.service);
     if (!b.persisted)
     {

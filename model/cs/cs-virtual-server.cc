@@ -188,6 +188,10 @@ CsVirtualServer::BindPolicy(Ptr<CsPolicy> policy, Ptr<AdcVirtualServer> lbVserve
                                  "'; priorities are unique per CS vserver");
         }
     }
+    if (CookieInsertConfigured())
+    {
+        CheckCookieName("LB vserver", lbVserver->GetName());
+    }
     policy->SetRandom(m_random);
     m_vserver->BindVServer(lbVserver, policy);
     m_policies.push_back(policy);
@@ -215,6 +219,10 @@ CsVirtualServer::UnbindPolicy(const std::string& policyName)
 void
 CsVirtualServer::SetDefaultLbVserver(Ptr<AdcVirtualServer> lbVserver)
 {
+    if (lbVserver && CookieInsertConfigured())
+    {
+        CheckCookieName("LB vserver", lbVserver->GetName());
+    }
     if (m_default)
     {
         // Only the default binding goes: the same LB vserver may be bound by a policy too.
@@ -345,6 +353,33 @@ CsVirtualServer::CheckConfig()
                           m_backupTimeout);
     m_persistence = check->GetPersistenceType();
     m_backup = check->GetPersistenceBackup();
+    if (m_persistence == AdcPersistenceType::COOKIEINSERT)
+    {
+        CheckCookieName("CS vserver", m_name);
+        for (const Ptr<AdcVirtualServer>& lb : BoundLbVservers())
+        {
+            CheckCookieName("LB vserver", lb->GetName());
+        }
+    }
+}
+
+bool
+CsVirtualServer::CookieInsertConfigured() const
+{
+    return AdcText::ToUpper(m_persistenceName) == "COOKIEINSERT";
+}
+
+void
+CsVirtualServer::CheckCookieName(const std::string& role, const std::string& name) const
+{
+    // A name the cookie cannot carry would throw at the first request, inside the proxy.
+    const std::string problem = AdcNscCookie::VserverIdProblem(name);
+    if (!problem.empty())
+    {
+        throw AdcConfigError("CsVirtualServer '" + m_name +
+                             "': PersistenceType COOKIEINSERT writes the " + role +
+                             " name into the NSC_ cookie name, but '" + name + "' " + problem);
+    }
 }
 
 void
@@ -428,15 +463,69 @@ CsVirtualServer::TargetOf(const AdcSelection& sel)
 }
 
 AdcSelection
-CsVirtualServer::FromTarget(const AdcLbContext& ctx, uint32_t target)
+CsVirtualServer::Resume(const AdcLbContext& ctx,
+                        Ptr<AdcVirtualServer> lb,
+                        Ptr<AdcService> service,
+                        bool& rechosen)
 {
-    const auto& [lb, service] = m_targets.at(target);
+    rechosen = false;
     const std::vector<Ptr<AdcVirtualServer>> bound = BoundLbVservers();
-    if (std::find(bound.begin(), bound.end(), lb) == bound.end())
+    if (!lb || std::find(bound.begin(), bound.end(), lb) == bound.end() ||
+        lb->GetState() != AdcVirtualServer::State::UP)
+    {
+        return AdcSelection{}; // the version itself is gone: the policies decide again
+    }
+    if (service)
+    {
+        AdcSelection sel = lb->SelectPersisted(ctx, service);
+        if (sel.service)
+        {
+            return sel;
+        }
+    }
+    // The service is disabled, DOWN, unbound or at MaxClient: the same LB vserver chooses,
+    // as NetScaler does for a persistent service that is down ("the appliance uses the load
+    // balancing methods to select a new service, and the new service becomes persistent").
+    // Only its own services count: its backup vserver is not bound under this CS vserver.
+    AdcSelection sel = lb->Select(ctx, Simulator::Now());
+    if (!sel.service || sel.vserver != lb)
     {
         return AdcSelection{};
     }
-    return lb->SelectPersisted(ctx, service);
+    rechosen = true;
+    return sel;
+}
+
+void
+CsVirtualServer::LookupTable(const AdcLbContext& ctx,
+                             Ptr<AdcPersistenceTable> table,
+                             const AdcPersistenceKey& key,
+                             Time timeout,
+                             Found& found)
+{
+    const Time now = Simulator::Now();
+    const std::optional<uint32_t> t = table->Lookup(key, now);
+    if (!t)
+    {
+        TracePersistence("miss", key, -1);
+        return;
+    }
+    const std::pair<Ptr<AdcVirtualServer>, Ptr<AdcService>> entry = m_targets.at(*t);
+    found.sel = Resume(ctx, entry.first, entry.second, found.rechosen);
+    if (!found.sel.service)
+    {
+        TracePersistence("miss", key, -1);
+        return;
+    }
+    if (!found.rechosen)
+    {
+        TracePersistence("hit", key, *t);
+        return;
+    }
+    const uint32_t target = TargetOf(found.sel);
+    table->Insert(key, target, now, timeout); // an update: a full table does not refuse it
+    TracePersistence("update", key, target);
+    found.how += ", service re-chosen";
 }
 
 AdcPersistenceKey
@@ -447,66 +536,88 @@ CsVirtualServer::TableKey(const AdcLbContext& ctx, const AdcProxyFront& front) c
                : AdcPersistenceKey::FromSourceIp(ctx.flow.src);
 }
 
-AdcSelection
+Ptr<AdcVirtualServer>
+CsVirtualServer::LbOfCookie(const std::string& name) const
+{
+    if (name.compare(0, 4, "NSC_") != 0)
+    {
+        return nullptr;
+    }
+    for (const Ptr<AdcVirtualServer>& lb : BoundLbVservers())
+    {
+        if (CookieName(lb->GetName()) == name)
+        {
+            return lb;
+        }
+    }
+    for (const auto& [lb, service] : m_targets)
+    {
+        if (CookieName(lb->GetName()) == name)
+        {
+            return lb;
+        }
+    }
+    return nullptr;
+}
+
+CsVirtualServer::Found
 CsVirtualServer::Lookup(const AdcLbContext& ctx,
                         const AdcProxyFront& front,
-                        const AdcHttpCookies& cookies,
-                        std::string& how)
+                        const AdcHttpCookies& cookies)
 {
-    const Time now = Simulator::Now();
+    Found found;
     const AdcPersistenceType type = m_persistence;
     if (type == AdcPersistenceType::SOURCEIP ||
         (type == AdcPersistenceType::SSLSESSION && !front.tlsSessionId.empty()))
     {
-        const AdcPersistenceKey key = TableKey(ctx, front);
-        how = "persistence " + AdcPersistenceTypeToString(type);
-        if (const std::optional<uint32_t> t = m_table->Lookup(key, now))
-        {
-            AdcSelection sel = FromTarget(ctx, *t);
-            TracePersistence(sel.service ? "hit" : "miss", key, sel.service ? *t : -1);
-            return sel;
-        }
-        TracePersistence("miss", key, -1);
-        return AdcSelection{};
+        found.how = "persistence " + AdcPersistenceTypeToString(type);
+        LookupTable(ctx, m_table, TableKey(ctx, front), Minutes(m_timeout), found);
+        return found;
     }
     if (type != AdcPersistenceType::COOKIEINSERT)
     {
-        return AdcSelection{};
+        return found;
     }
-    how = "persistence COOKIEINSERT";
-    for (const Ptr<AdcVirtualServer>& lb : BoundLbVservers())
+    found.how = "persistence COOKIEINSERT";
+    // Several NSC_ cookies of this CS vserver (a client moved by a fail-over that kept the old
+    // one): the newest usable one. Citrix documents no order; RFC 6265 5.4 step 2 lists
+    // cookies of equal path (ours are all Path=/) by creation time, oldest first, so walk the
+    // header backwards. Of a repeated name only the first counts (AdcHttpCookies::Get).
+    const std::vector<AdcHttpCookies::Pair>& pairs = cookies.GetPairs();
+    for (std::size_t i = pairs.size(); i-- > 0;)
     {
-        const std::optional<std::string> value = cookies.Get(CookieName(lb->GetName()));
-        if (!value)
+        const AdcHttpCookies::Pair& p = pairs[i];
+        const Ptr<AdcVirtualServer> lb = LbOfCookie(p.name);
+        if (!lb || cookies.Get(p.name) != p.value)
         {
             continue;
         }
-        const AdcPersistenceKey key = AdcPersistenceKey::FromCookie(*value);
-        const std::optional<AdcNscCookie::Service> named = AdcNscCookie::DecodeValue(*value);
+        const AdcPersistenceKey key = AdcPersistenceKey::FromCookie(p.value);
+        const std::optional<AdcNscCookie::Service> named = AdcNscCookie::DecodeValue(p.value);
         Ptr<AdcService> service =
             named ? lb->FindBoundService(AdcIpAddress(named->ip), named->port) : nullptr;
-        AdcSelection sel = service ? lb->SelectPersisted(ctx, service) : AdcSelection{};
-        if (sel.service)
+        found.sel = Resume(ctx, lb, service, found.rechosen);
+        if (found.sel.service)
         {
-            TracePersistence("hit", key, TargetOf(sel));
-            return sel;
+            found.fromCookie = true;
+            found.cookieName = p.name;
+            found.how += found.rechosen ? ", service re-chosen" : "";
+            TracePersistence(found.rechosen ? "update" : "hit", key, TargetOf(found.sel));
+            return found;
         }
         TracePersistence("miss", key, -1);
     }
     if (m_backup == AdcPersistenceType::SOURCEIP && !cookies.HasAnyCookie())
     {
         // CS-08: only a client that returned no cookie at all falls back to its address.
-        how = "backup-persistence SOURCEIP";
-        const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
-        if (const std::optional<uint32_t> t = m_backupTable->Lookup(key, now))
-        {
-            AdcSelection sel = FromTarget(ctx, *t);
-            TracePersistence(sel.service ? "hit" : "miss", key, sel.service ? *t : -1);
-            return sel;
-        }
-        TracePersistence("miss", key, -1);
+        found.how = "backup-persistence SOURCEIP";
+        LookupTable(ctx,
+                    m_backupTable,
+                    AdcPersistenceKey::FromSourceIp(ctx.flow.src),
+                    Minutes(m_backupTimeout),
+                    found);
     }
-    return AdcSelection{};
+    return found;
 }
 
 AdcProxyDecision
@@ -527,8 +638,9 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
                                        ? AdcHttpCookies::Parse(request)
                                        : AdcHttpCookies();
     const auto client = [&front]() { return AdcEndpointText(front.peerIp, front.peerPort); };
-    std::string how;
-    AdcSelection sel = Lookup(ctx, front, cookies, how);
+    const Found found = Lookup(ctx, front, cookies);
+    AdcSelection sel = found.sel;
+    std::string how = found.how;
     const bool persisted = static_cast<bool>(sel.service);
     if (!persisted)
     {
@@ -565,27 +677,50 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
             TracePersistence("create", key, target);
         }
     }
-    else if (!persisted && m_persistence == AdcPersistenceType::COOKIEINSERT)
+    else if (m_persistence == AdcPersistenceType::COOKIEINSERT)
     {
+        const AdcSetCookie::Version version =
+            m_cookieVersion == 0 ? AdcSetCookie::Version::V0 : AdcSetCookie::Version::V1;
         const std::string name = CookieName(sel.vserver->GetName());
         const std::string value =
             AdcNscCookie::EncodeValue(sel.service->GetAddress().GetIpv4(), sel.service->GetPort());
-        d.responseFields.emplace_back("Set-Cookie",
-                                      AdcSetCookie::Build(name,
-                                                          value,
-                                                          m_cookieVersion == 0
-                                                              ? AdcSetCookie::Version::V0
-                                                              : AdcSetCookie::Version::V1,
-                                                          Minutes(m_timeout),
-                                                          now));
-        ++m_created;
-        TracePersistence("create", AdcPersistenceKey::FromCookie(value), target);
-        if (m_backup == AdcPersistenceType::SOURCEIP && !cookies.HasAnyCookie())
+        // Set-Cookie: on a new choice; when the entry's LB vserver chose another service (the
+        // cookie must name it); and on every hit with a non-zero timeout, which Citrix's
+        // "HTTP cookie persistence" page documents as "an inactivity period for the session":
+        // the re-sent expiry (now + timeout) keeps an active session alive. When the appliance
+        // re-sends it is not documented; every such response is this model's simplification.
+        // A backup-persistence hit (a client that keeps no cookie) gets none, as before.
+        if (!persisted || found.rechosen || (found.fromCookie && m_timeout != 0))
+        {
+            d.responseFields.emplace_back(
+                "Set-Cookie",
+                AdcSetCookie::Build(name, value, version, Minutes(m_timeout), now));
+        }
+        if (!persisted)
+        {
+            ++m_created;
+            TracePersistence("create", AdcPersistenceKey::FromCookie(value), target);
+        }
+        if (!persisted && m_backup == AdcPersistenceType::SOURCEIP && !cookies.HasAnyCookie())
         {
             const AdcPersistenceKey key = AdcPersistenceKey::FromSourceIp(ctx.flow.src);
             if (m_backupTable->Insert(key, target, now, Minutes(m_backupTimeout)))
             {
                 TracePersistence("create", key, target);
+            }
+        }
+        // The client's other NSC_ cookies of this CS vserver are stale (it was moved to
+        // another LB vserver, e.g. by a fail-over): Citrix documents nothing for them, so they
+        // are deleted in this response as RFC 6265 3.1 lets a server delete a cookie (an
+        // expiry in the past); the lookup prefers the newest cookie as well, for a client that
+        // ignores the deletion.
+        for (const AdcHttpCookies::Pair& p : cookies.GetPairs())
+        {
+            const bool first = cookies.Get(p.name) == p.value;
+            if (first && p.name != name && LbOfCookie(p.name))
+            {
+                d.responseFields.emplace_back("Set-Cookie",
+                                              AdcSetCookie::BuildExpired(p.name, version));
             }
         }
     }

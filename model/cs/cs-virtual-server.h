@@ -56,9 +56,18 @@ class AdcCsVserverConfig;
  *      no table for it (limited by memory only, CS-06). With "PersistenceBackup" SOURCEIP, a
  *      request that carries no cookie at all is looked up by its address in the backup table
  *      ("BackupPersistenceTimeout"); one with any cookie is not (CS-08);
- *    An entry is used only while its LB virtual server is still bound under this one (by a
- *    policy or as the default) and UP, and its service bound there, UP and below MaxClient
- *    (AdcVirtualServer::SelectPersisted); otherwise the request is balanced anew.
+ *    The entry stands for the version, its LB virtual server, as the seed says ("LB1 is
+ *    retrieved from the persistent session"): while that LB virtual server is still bound
+ *    under this one (by a policy or as the default) and UP, the request goes to it: to the
+ *    entry's service when it is bound there, UP and below MaxClient
+ *    (AdcVirtualServer::SelectPersisted), else to another service that LB virtual server
+ *    chooses (AdcVirtualServer::Select; a table entry then names it, a cookie is re-issued;
+ *    Decision how "persistence <TYPE>, service re-chosen", Persistence event "update").
+ *    Only when the LB virtual server is unbound or not UP is the request balanced anew.
+ *    COOKIEINSERT takes, of several NSC_ cookies of this CS vserver, the newest usable one,
+ *    and expires the others in the same response (a fail-over leaves no stale cookie that
+ *    could move the client back); a hit with a non-zero timeout re-sends the cookie with a
+ *    new expiry, since Citrix documents the timeout as an inactivity period;
  * 2. the bound policies by ascending priority, then the default LB virtual server: the CS
  *    virtual server's own AdcVirtualServer ("GetVirtualServer"), whose bound virtual servers
  *    are the LB virtual servers (AdcVirtualServer::BindVServer with a CsPolicy);
@@ -111,7 +120,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
      * \param lbVserver the LB virtual server chosen ("" when none)
      * \param service the service chosen ("" when none)
      * \param how "policy <name>", "default", "persistence <TYPE>",
-     *        "backup-persistence SOURCEIP" or "none"
+     *        "backup-persistence SOURCEIP" (either with ", service re-chosen" when the entry's
+     *        LB vserver chose another service) or "none"
      */
     typedef void (*DecisionTracedCallback)(const std::string& client,
                                            const std::string& url,
@@ -121,7 +131,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
 
     /**
      * \brief Signature of "Persistence".
-     * \param event "hit", "miss", "create", "expire" or "overflow"
+     * \param event "hit", "miss", "create", "update" (the entry's LB vserver chose another
+     *        service), "expire" or "overflow"
      * \param key the entry's key (AdcPersistenceKey::ToString, e.g. "SOURCEIP 10.1.0.2/32")
      * \param lbVserver the entry's LB virtual server ("" for a miss or an overflow)
      * \param service the entry's service ("" for a miss or an overflow)
@@ -140,7 +151,9 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
 
     /**
      * \brief Check the settings as the appliance checks `set cs vserver` (StartApplication
-     * calls it): persistence type, backup and timeouts against the support matrix (CS-07).
+     * calls it): persistence type, backup and timeouts against the support matrix (CS-07);
+     * with COOKIEINSERT, that its name and the bound LB vservers' names can be written into
+     * the NSC_ cookie name (AdcNscCookie::VserverIdProblem).
      * \throws AdcConfigError naming the CS vserver, the setting, the value and what is allowed
      */
     void CheckConfig();
@@ -150,7 +163,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
      * -priority <n>`; the priority is the policy's "Priority"). Allowed while running.
      * \param policy the policy
      * \param lbVserver the LB virtual server it sends to
-     * \throws AdcConfigError when a policy of that name or priority is bound already
+     * \throws AdcConfigError when a policy of that name or priority is bound already, or
+     *         when COOKIEINSERT is configured and \p lbVserver's name cannot be in a cookie
      */
     void BindPolicy(Ptr<CsPolicy> policy, Ptr<AdcVirtualServer> lbVserver);
 
@@ -158,7 +172,7 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     bool UnbindPolicy(const std::string& policyName);
 
     /// \param lbVserver the default LB virtual server (`bind cs vserver <cs> -lbvserver`), or
-    /// null to unbind it
+    /// null to unbind it \throws AdcConfigError as BindPolicy for a name a cookie cannot carry
     void SetDefaultLbVserver(Ptr<AdcVirtualServer> lbVserver);
 
     /// \return the default LB virtual server, or null
@@ -216,16 +230,57 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     std::vector<Ptr<AdcVirtualServer>> BoundLbVservers() const;
     /// \param sel a selection \return its index in m_targets (added when new)
     uint32_t TargetOf(const AdcSelection& sel);
+
+    /// What a persistence lookup found.
+    struct Found
+    {
+        AdcSelection sel;       //!< the selection; no service: balance anew (policies)
+        std::string how;        //!< the Decision's how
+        bool rechosen{false};   //!< the entry's LB vserver chose another of its services
+        bool fromCookie{false}; //!< COOKIEINSERT: a cookie of the request gave it
+        std::string cookieName; //!< the cookie that gave it
+    };
+
     /**
-     * \brief The selection an entry's target gives, when it can still be taken.
-     * \param ctx the request \param target an index in m_targets
+     * \brief The selection of an entry naming \p lb and \p service: the entry stands for the
+     * LB vserver (the version). While \p lb is bound under this one and UP, the service when
+     * it can still be taken, else another service \p lb chooses itself (\p rechosen).
+     * \param ctx the request \param lb the entry's LB vserver \param service its service
+     * (null: unbound) \param rechosen set when \p lb chose another service
+     * \return the selection; no service when \p lb is unbound, not UP or chose nothing
      */
-    AdcSelection FromTarget(const AdcLbContext& ctx, uint32_t target);
-    /// Persistence lookup; \p how says which kind hit.
-    AdcSelection Lookup(const AdcLbContext& ctx,
-                        const AdcProxyFront& front,
-                        const AdcHttpCookies& cookies,
-                        std::string& how);
+    AdcSelection Resume(const AdcLbContext& ctx,
+                        Ptr<AdcVirtualServer> lb,
+                        Ptr<AdcService> service,
+                        bool& rechosen);
+    /**
+     * \brief Resume the entry of \p key in \p table; a re-chosen service updates the entry.
+     * \param ctx the request \param table the table \param key the key \param timeout the
+     * entry's timeout \param found what was found (sel, rechosen, how's suffix)
+     */
+    void LookupTable(const AdcLbContext& ctx,
+                     Ptr<AdcPersistenceTable> table,
+                     const AdcPersistenceKey& key,
+                     Time timeout,
+                     Found& found);
+    /// Persistence lookup of a request or relayed connection.
+    Found Lookup(const AdcLbContext& ctx,
+                 const AdcProxyFront& front,
+                 const AdcHttpCookies& cookies);
+    /**
+     * \param name a cookie name \return the LB vserver, bound under this one or chosen by it
+     * before, whose NSC_ cookie of this CS vserver has that name; null when none
+     */
+    Ptr<AdcVirtualServer> LbOfCookie(const std::string& name) const;
+    /**
+     * \brief Refuse an LB vserver or CS vserver name that cannot go into the NSC_ cookie
+     * while COOKIEINSERT is configured (a request must never meet it).
+     * \param role "CS vserver" or "LB vserver" \param name the name
+     * \throws AdcConfigError naming this CS vserver, the name, the character and what is allowed
+     */
+    void CheckCookieName(const std::string& role, const std::string& name) const;
+    /// \return whether "PersistenceType" says COOKIEINSERT (before the start too)
+    bool CookieInsertConfigured() const;
     /// \return the persistence key of a SOURCEIP or SSLSESSION entry for the request
     AdcPersistenceKey TableKey(const AdcLbContext& ctx, const AdcProxyFront& front) const;
 

@@ -280,6 +280,14 @@ AdcSetCookie::GetEpoch()
 }
 
 std::string
+AdcSetCookie::BuildExpired(const std::string& name, Version version)
+{
+    // Build checks the name; its timeout 0 gives the attributes without an expiry.
+    const std::string base = Build(name, "", version, Time(0), Time(0), 0);
+    return base + (version == Version::V1 ? "; Max-Age=0" : "; Expires=" + FormatImfFixdate(0));
+}
+
+std::string
 AdcSetCookie::Build(const std::string& name,
                     const std::string& value,
                     Version version,

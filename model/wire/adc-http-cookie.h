@@ -161,8 +161,8 @@ class AdcHttpCookies
  *
  * Simulation time has no calendar: Expires is computed from an epoch date (the wall-clock
  * time of simulation time 0, Unix seconds: GetEpoch(), by default kDefaultEpoch =
- * 2026-01-01T00:00:00Z) so that the same run writes the same bytes. Seconds are whole: now is rounded down, the
- * timeout up (a positive timeout never writes Max-Age=0, which deletes a cookie).
+ * 2026-01-01T00:00:00Z) so that the same run writes the same bytes. Seconds are whole: now is
+ * rounded down, the timeout up (a positive timeout never writes Max-Age=0, which deletes a cookie).
  */
 class AdcSetCookie
 {
@@ -212,6 +212,19 @@ class AdcSetCookie
      * \throws AdcConfigError when out of range
      */
     static std::string FormatImfFixdate(int64_t unixSeconds);
+
+    /**
+     * \brief A Set-Cookie field value that deletes the cookie \p name of Path=/ at the user
+     * agent (RFC 6265 section 3.1: "the server can delete cookies by including an Expires
+     * attribute with a value in the past"; 5.3 step 11 replaces the stored cookie of the same
+     * name, domain and path, and the expired one is then removed).
+     * \param name cookie name (an RFC 6265 cookie-name)
+     * \param version V0: `name=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`; V1:
+     *        `name=; Version=1; Path=/; Max-Age=0` (RFC 2109 4.2.2: 0 discards the cookie)
+     * \return the value
+     * \throws AdcConfigError on a bad name
+     */
+    static std::string BuildExpired(const std::string& name, Version version);
 
     /**
      * \brief A Set-Cookie field value as a user agent reads it (RFC 6265 section 5.2): the
@@ -328,6 +341,15 @@ class AdcNscCookie
      *         the characters allowed
      */
     static std::string EncodeVserverId(const std::string& vserverName);
+
+    /**
+     * \brief Why a virtual server's name cannot go into the cookie name (what
+     * EncodeVserverId would throw), for the configuration checks of COOKIEINSERT.
+     * \param vserverName the name
+     * \return "" when it can, else e.g. "has '@' at position 3; allowed: 1 to 127 letters,
+     *         ..." (the bad character, its position and what is allowed)
+     */
+    static std::string VserverIdProblem(const std::string& vserverName);
 
     /**
      * \brief Undo EncodeVserverId (any bytes; letters shifted back, others unchanged).

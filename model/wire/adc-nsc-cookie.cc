@@ -57,41 +57,51 @@ const char kValueMiddle[] = "45525d5f4f58455e445a4a42";
 // ------------------------------------------------------------------ AdcNscCookie
 
 std::string
-AdcNscCookie::EncodeVserverId(const std::string& name)
+AdcNscCookie::VserverIdProblem(const std::string& name)
 {
     const std::string allowed = "; allowed: 1 to " + std::to_string(kMaxNameLength) +
                                 " letters, digits, '_', '-', '.', '#', the first a letter, digit " +
                                 "or '_'";
     if (name.empty() || name.size() > kMaxNameLength)
     {
-        throw AdcConfigError("AdcNscCookie: vserver name '" + name + "' has " +
-                             std::to_string(name.size()) + " characters" + allowed);
+        return "has " + std::to_string(name.size()) + " characters" + allowed;
     }
-    std::string id = name;
-    for (std::size_t i = 0; i < id.size(); ++i)
+    for (std::size_t i = 0; i < name.size(); ++i)
     {
-        const char c = id[i];
+        const char c = name[i];
         const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
         const bool digit = c >= '0' && c <= '9';
-        const bool ok =
-            letter || digit || c == '_' || (i > 0 && (c == '-' || c == '.' || c == '#'));
-        if (!ok)
+        if (!(letter || digit || c == '_' || (i > 0 && (c == '-' || c == '.' || c == '#'))))
         {
-            throw AdcConfigError("AdcNscCookie: vserver name '" + name + "' has " +
-                                 AdcText::ShowByte(static_cast<unsigned char>(c)) +
-                                 " at position " + std::to_string(i) + allowed);
+            return "has " + AdcText::ShowByte(static_cast<unsigned char>(c)) + " at position " +
+                   std::to_string(i) + allowed;
         }
+    }
+    return "";
+}
+
+std::string
+AdcNscCookie::EncodeVserverId(const std::string& name)
+{
+    const std::string problem = VserverIdProblem(name);
+    if (!problem.empty())
+    {
+        throw AdcConfigError("AdcNscCookie: vserver name '" + name + "' " + problem);
+    }
+    std::string id = name;
+    for (auto& c : id)
+    {
         if (c == 'z')
         {
-            id[i] = 'a';
+            c = 'a';
         }
         else if (c == 'Z')
         {
-            id[i] = 'A';
+            c = 'A';
         }
-        else if (letter)
+        else if ((c >= 'a' && c < 'z') || (c >= 'A' && c < 'Z'))
         {
-            id[i] = static_cast<char>(c + 1);
+            c = static_cast<char>(c + 1);
         }
     }
     return id;
