@@ -9,13 +9,18 @@
  * HTTP connections to the VIP 107.105.47.60:80 (one request every --interval on each), --muxes
  * MUXes in service (one more deployed), DIPs on the first VM of --hosts hosts (one more host's VM
  * joins the VIP at --dipAddAt: a scale-out, the DIP-set change that tells the MUXes' selections
- * apart). At --failAt MUX --failMux fails (it stops answering: the routers withdraw its routes
- * when their BGP hold timers, --holdTime, expire); at --addAt the spare MUX is put in service.
+ * apart). At --failAt MUX --failMux fails (--failure=crash: it stops answering, the routers
+ * withdraw its routes when their BGP hold timers, --holdTime, expire; --failure=remove: the SLB
+ * manager takes it out of service, RemoveMux, and its speaker withdraws the routes); at --addAt
+ * the spare MUX is put in service.
  *
  * Variants, run one after another: the MUXes' selection (Maglev with a flow table, Maglev
  * without, naive hash-modulo without) times the routers' ECMP (plain MODULO, RESILIENT).
- * A flow that changes MUX keeps its connection only when the new MUX picks the same DIP; a flow
- * whose packets reach another DIP is a broken connection.
+ * A flow that changes MUX keeps its connection only when the new MUX picks the same DIP.
+ * Broken connections are counted at the client (ClientConn): an established connection the
+ * client dropped because a request on it failed (a timeout: a stall; a reset), counted in the
+ * window of the change the stall began in. The MUXes' view (flows that changed DIP) is kept
+ * for comparison only: it also counts connections the client had already abandoned.
  *
  * Output in --outputDir: load.csv, events.csv, flows.csv, summary.csv (see doc/slb.rst), and
  * requests-VARIANT.csv (one row per request, AdcRequestLog).
@@ -64,20 +69,21 @@ namespace
 /// The command line.
 struct Settings
 {
-    uint32_t muxes{4};        //!< MUXes in service at the start
-    uint32_t clients{200};    //!< client nodes
-    uint32_t connections{10}; //!< persistent connections per client
-    uint32_t hosts{8};        //!< hosts holding the VIP's DIPs at the start
-    double interval{2};       //!< seconds between two requests of a connection
-    double start{0.5};        //!< clients start (s)
-    double dipAddAt{5};       //!< a DIP joins the VIP (s; < 0: never)
-    double failAt{6};         //!< a MUX fails (s)
-    uint32_t failMux{0};      //!< which
-    double holdTime{9};       //!< BGP hold time (s)
-    double addAt{13};         //!< the spare MUX is added (s)
-    double stop{18};          //!< end (s)
-    double timeout{2};        //!< request timeout (s)
-    double bin{0.5};          //!< load.csv bin (s)
+    uint32_t muxes{4};            //!< MUXes in service at the start
+    uint32_t clients{200};        //!< client nodes
+    uint32_t connections{10};     //!< persistent connections per client
+    uint32_t hosts{8};            //!< hosts holding the VIP's DIPs at the start
+    double interval{2};           //!< seconds between two requests of a connection
+    double start{0.5};            //!< clients start (s)
+    double dipAddAt{4.5};         //!< a DIP joins the VIP (s; < 0: never)
+    double failAt{8};             //!< a MUX fails (s)
+    uint32_t failMux{0};          //!< which
+    std::string failure{"crash"}; //!< crash (FailMux) or remove (SlbManager::RemoveMux)
+    double holdTime{3};           //!< BGP hold time (s)
+    double addAt{13};             //!< the spare MUX is added (s)
+    double stop{22};              //!< end (s)
+    double timeout{6};            //!< request timeout (s)
+    double bin{0.5};              //!< load.csv bin (s)
     std::string variants{"all"};
     std::string outputDir{"results/slb-mux-failure"};
     uint32_t seed{1}; //!< RNG seed
@@ -117,10 +123,46 @@ struct FlowState
     bool dipChanged{false}; //!< sent to more than one DIP: a broken connection
 };
 
+/**
+ * One client application's connection as the application's traces show it. With
+ * MaxConnections 1 an application has one connection at a time and its oldest open request is
+ * the one on that connection (later ones queue): when that request fails (timeout, reset,
+ * close) the client drops the connection, and the next request opens a new one (the server
+ * chooser is called). A queued request that times out leaves the connection alone.
+ */
+struct ClientConn
+{
+    std::map<uint64_t, Time> open; //!< requests issued and not ended: id -> issue time
+    Time lastEnd;                  //!< when the connection opened or its last request ended
+    bool connected{false};         //!< a connection is open
+    bool established{false};       //!< it completed a request (it was established)
+    bool current{false};           //!< it is the connection that was open at the failure
+    bool usedAfter{false};         //!< that one completed a request sent after the failure
+    bool brokenAtFailure{false};   //!< that one broke in the failure's window
+};
+
+/// Connection counts (a vector so that MPI ranks sum them).
+enum ConnCount
+{
+    C_OPEN_AT_FAILURE,    //!< live connections open at the failure
+    C_STALLED_AT_FAILURE, //!< open at the failure, but already stalled (not the failure's)
+    C_SURVIVED,           //!< open at the failure, a request sent after it completed, not broken
+    C_BROKEN_BEFORE,      //!< broken, stall began before the failure (the DIP addition)
+    C_BROKEN_FAILURE,     //!< broken, stall began from the failure to the MUX addition
+    C_BROKEN_AFTER_ADD,   //!< broken, stall began at or after the MUX addition
+    C_BROKEN_RESET,       //!< of the broken: by a reset or close, not a stall
+    C_COUNTS              //!< how many
+};
+
 /// What one variant's run recorded (callbacks hold a raw pointer to it, never the objects).
 struct Record
 {
     Variant variant;                                       //!< the variant
+    std::vector<ClientConn> conns;                         //!< per client application
+    std::vector<uint64_t> connCounts;                      //!< ConnCount -> connections
+    std::vector<Time> lastHeard;                           //!< per router: last KEEPALIVE or
+                                                           //!< UPDATE from the failed MUX
+    std::vector<uint8_t> lastHeardType;                    //!< its BGP message type
     std::map<AdcFlowKey, FlowState> flows;                 //!< every flow the MUXes tunnelled
     std::map<uint32_t, std::map<uint64_t, uint64_t>> load; //!< MUX -> bin -> packets
     std::vector<Time> withdrawn;                           //!< per router: failed MUX withdrawn
@@ -157,10 +199,28 @@ Trace(const Settings& s, const SlbTopology& t, Record* r)
     const AdcIpAddress vip(Ipv4Address("107.105.47.60"));
     r->withdrawn.assign(t.routers.GetN(), Time::Max());
     r->learnt.assign(t.routers.GetN(), Time::Max());
+    r->lastHeard.assign(t.routers.GetN(), Time::Max());
+    r->lastHeardType.assign(t.routers.GetN(), 0);
+    const Time event = Seconds(s.failAt);
     for (uint32_t j = 0; j < t.routers.GetN(); ++j)
     {
         const AdcIpAddress failed = t.muxAddress[s.failMux][j];
         const AdcIpAddress fresh = t.muxAddress[added][j];
+        // RFC 4271 6.5: a KEEPALIVE or UPDATE restarts the hold timer. The last one heard
+        // up to the failure tells when the timer runs out (events.csv; the CTest checks it).
+        t.routerSpeaker[j]->TraceConnectWithoutContext(
+            "Message",
+            Callback<void, const AdcIpAddress&, const std::string&, const AdcBgpMessage&>(
+                [r, j, failed, event](const AdcIpAddress& peer,
+                                      const std::string& direction,
+                                      const AdcBgpMessage& m) {
+                    if (peer == failed && direction == "received" && Simulator::Now() <= event &&
+                        (m.type == AdcBgpMessage::KEEPALIVE || m.type == AdcBgpMessage::UPDATE))
+                    {
+                        r->lastHeard[j] = Simulator::Now();
+                        r->lastHeardType[j] = m.type;
+                    }
+                }));
         t.routerSpeaker[j]->TraceConnectWithoutContext(
             "RouteChange",
             Callback<void, const AdcBgpRouteChange&>(
@@ -216,6 +276,111 @@ Trace(const Settings& s, const SlbTopology& t, Record* r)
                                Ipv4L3Protocol::DropReason,
                                Ptr<Ipv4>,
                                uint32_t) { ++r->blackholed; }));
+}
+
+/// \return TCP's minimum retransmission timeout (TcpSocketBase::MinRto as configured)
+Time
+MinRto()
+{
+    TypeId::AttributeInformation info;
+    TcpSocketBase::GetTypeId().LookupAttributeByName("MinRto", &info);
+    return DynamicCast<const TimeValue>(info.initialValue)->Get();
+}
+
+/**
+ * \brief Follow client application \p i's connections through its traces (ClientConn).
+ *
+ * A broken connection: an established one (it completed a request) that the client dropped
+ * because the request on it failed. A timeout is a stall that began when that request went on
+ * the connection; a reset or close began when it came. Counted by when it began: before the
+ * failure less one minimum RTO (TCP had already retransmitted: the failure did not cause it),
+ * up to the MUX addition (the failure's), or after.
+ * \param s settings \param c the application \param remote the VIP \param r the record
+ * \param i the application's index \param minRto MinRto()
+ */
+void
+WatchClient(const Settings& s,
+            Ptr<AdcHttpClient> c,
+            const Address& remote,
+            Record* r,
+            uint32_t i,
+            Time minRto)
+{
+    // The chooser is called exactly when the application opens a connection.
+    c->SetServerChooser(Callback<Address, const std::string&, uint64_t>(
+        [r, i, remote](const std::string&, uint64_t) {
+            ClientConn& k = r->conns[i];
+            k.connected = true;
+            k.established = false;
+            k.current = false;
+            k.lastEnd = Simulator::Now();
+            return remote;
+        }));
+    c->TraceConnectWithoutContext(
+        "RequestSent",
+        Callback<void, const AdcRequestRecord&>(
+            [r, i](const AdcRequestRecord& q) { r->conns[i].open[q.requestId] = q.start; }));
+    const Time failAt = Seconds(s.failAt);
+    const Time addAt = Seconds(s.addAt);
+    c->TraceConnectWithoutContext(
+        "RequestDone",
+        Callback<void, const AdcRequestRecord&>([r, i, failAt, addAt, minRto](
+                                                    const AdcRequestRecord& q) {
+            ClientConn& k = r->conns[i];
+            const auto it = k.open.find(q.requestId);
+            if (it == k.open.end())
+            {
+                return;
+            }
+            const bool onConn = it == k.open.begin();
+            const Time dispatched = std::max(it->second, k.lastEnd);
+            k.open.erase(it);
+            if (!onConn || !k.connected || q.outcome == AdcRequestOutcome::OPEN_AT_STOP)
+            {
+                return; // a queued request timed out, or the run ended
+            }
+            if (q.outcome == AdcRequestOutcome::COMPLETED || q.reason.rfind("http-status-", 0) == 0)
+            {
+                k.lastEnd = Simulator::Now();
+                k.established = true;
+                k.usedAfter = k.usedAfter || (k.current && dispatched >= failAt);
+                return;
+            }
+            k.connected = false; // the client drops the connection
+            if (k.established)
+            {
+                const bool stall = q.reason == "timeout";
+                const Time began = stall ? dispatched : Simulator::Now();
+                const ConnCount w = began < failAt - minRto ? C_BROKEN_BEFORE
+                                    : began < addAt         ? C_BROKEN_FAILURE
+                                                            : C_BROKEN_AFTER_ADD;
+                ++r->connCounts[w];
+                r->connCounts[C_BROKEN_RESET] += stall ? 0 : 1;
+                k.brokenAtFailure = k.brokenAtFailure || (k.current && w == C_BROKEN_FAILURE);
+            }
+            k.current = false;
+        }));
+}
+
+/// \param r the record \param failAt the failure \param minRto MinRto(): at the failure, count
+/// the live connections, and those already stalled (their request out for a minimum RTO)
+void
+SnapshotAtFailure(Record* r, Time failAt, Time minRto)
+{
+    for (ClientConn& k : r->conns)
+    {
+        if (!k.connected || !k.established)
+        {
+            continue; // none, or still connecting
+        }
+        if (!k.open.empty() && std::max(k.open.begin()->second, k.lastEnd) < failAt - minRto)
+        {
+            ++r->connCounts[C_STALLED_AT_FAILURE];
+            continue;
+        }
+        ++r->connCounts[C_OPEN_AT_FAILURE];
+        k.current = true;
+    }
 }
 
 /// \param s settings \param v the variant \return what its run recorded
@@ -283,6 +448,13 @@ RunOne(const Settings& s, const Variant& v)
         log->Watch(c);
         apps.push_back(c);
     }
+    r.conns.resize(total);
+    r.connCounts.assign(C_COUNTS, 0);
+    const Time minRto = MinRto();
+    for (uint32_t i = 0; i < total; ++i)
+    {
+        WatchClient(s, apps[i], InetSocketAddress(vip.GetIpv4(), 80), &r, i, minRto);
+    }
     // Fixed random streams (ARP jitter, the agents' probe jitter, the clients' draws): ns-3
     // numbers the others as they are created, so a variant's run would depend on the variants
     // run before it in the process and, under MPI, on what each rank starts.
@@ -306,14 +478,30 @@ RunOne(const Settings& s, const Variant& v)
             t.manager->AddDip("SHAREPOINT", dipOf(s.hosts), t.hostNames[s.hosts]);
         });
     }
+    // The snapshot first: the connections as they were when the MUX failed.
     Simulator::Schedule(Seconds(s.failAt),
-                        [&t, &s]() { SlbTopologyHelper::FailMux(t, s.failMux); });
+                        [&r, &s, minRto]() { SnapshotAtFailure(&r, Seconds(s.failAt), minRto); });
+    Simulator::Schedule(Seconds(s.failAt), [&t, &s]() {
+        if (s.failure == "crash")
+        {
+            SlbTopologyHelper::FailMux(t, s.failMux);
+        }
+        else // an orderly removal: the manager withdraws its routes, it keeps forwarding
+        {
+            t.manager->RemoveMux(t.muxNames[s.failMux]);
+        }
+    });
     Simulator::Schedule(Seconds(s.addAt), [&t, &s]() { t.manager->AddMux(t.muxNames[s.muxes]); });
     Simulator::Stop(Seconds(s.stop));
     Simulator::Run();
 
     log->GatherRanks(); // every rank's requests (collective; nothing changes on one rank)
     r.tally = log->GetTally();
+    for (const ClientConn& k : r.conns)
+    {
+        r.connCounts[C_SURVIVED] += k.usedAfter && !k.brokenAtFailure ? 1 : 0;
+    }
+    AdcMpi::Sum(r.connCounts); // the clients' ranks' counts (collective)
     log->Close();
     for (const auto& m : t.mux)
     {
@@ -359,7 +547,15 @@ Write(const Settings& s, const std::vector<Record>& rows)
                         "failed_reasons",
                         "open_at_stop",
                         "blackholed_packets",
-                        "mux_drops"});
+                        "mux_drops",
+                        "open_at_failure",
+                        "stalled_at_failure",
+                        "survived",
+                        "broken",
+                        "broken_before_failure",
+                        "broken_at_failure",
+                        "broken_after_add",
+                        "broken_by_reset"});
     AdcCsvWriter summary(dir + "/summary.csv",
                          {"variant",
                           "detect_s",
@@ -367,7 +563,11 @@ Write(const Settings& s, const std::vector<Record>& rows)
                           "new_mux_first_packet_s",
                           "flows",
                           "changed_mux",
+                          "changed_dip",
+                          "open_at_failure",
+                          "survived",
                           "broken",
+                          "broken_at_failure",
                           "completed",
                           "failed",
                           "open"});
@@ -392,8 +592,11 @@ Write(const Settings& s, const std::vector<Record>& rows)
                                std::to_string(n)});
             }
         }
-        events.WriteRow(
-            {name, "fail MUX" + std::to_string(s.failMux + 1), "", Sec(Seconds(s.failAt))});
+        const std::string failed = "MUX" + std::to_string(s.failMux + 1);
+        events.WriteRow({name,
+                         (s.failure == "crash" ? "fail " : "remove ") + failed,
+                         "",
+                         Sec(Seconds(s.failAt))});
         events.WriteRow({name, "add MUX" + std::to_string(s.muxes + 1), "", Sec(Seconds(s.addAt))});
         if (s.dipAddAt >= 0)
         {
@@ -402,6 +605,11 @@ Write(const Settings& s, const std::vector<Record>& rows)
         for (std::size_t j = 0; j < r.withdrawn.size(); ++j)
         {
             const std::string router = "router" + std::to_string(j + 1);
+            // The hold timer's last restart before the failure (its expiry is the withdraw).
+            const std::string what =
+                r.lastHeardType[j] == AdcBgpMessage::UPDATE ? "UPDATE" : "KEEPALIVE";
+            events.WriteRow(
+                {name, "last " + what + " from " + failed, router, Sec(r.lastHeard[j])});
             events.WriteRow({name, "withdraw", router, Sec(r.withdrawn[j])});
             events.WriteRow({name, "learn", router, Sec(r.learnt[j])});
         }
@@ -414,6 +622,9 @@ Write(const Settings& s, const std::vector<Record>& rows)
             changedMux += st.muxChanged;
             changedDip += st.dipChanged;
         }
+        // Broken connections, as the clients saw them (WatchClient): every change's.
+        const std::vector<uint64_t>& c = r.connCounts;
+        const uint64_t broken = c[C_BROKEN_BEFORE] + c[C_BROKEN_FAILURE] + c[C_BROKEN_AFTER_ADD];
         std::string reasons;
         for (const auto& [reason, n] : r.tally.failureReasons)
         {
@@ -434,7 +645,15 @@ Write(const Settings& s, const std::vector<Record>& rows)
                         reasons,
                         std::to_string(r.tally.openAtStop),
                         std::to_string(r.blackholed),
-                        drops});
+                        drops,
+                        std::to_string(c[C_OPEN_AT_FAILURE]),
+                        std::to_string(c[C_STALLED_AT_FAILURE]),
+                        std::to_string(c[C_SURVIVED]),
+                        std::to_string(broken),
+                        std::to_string(c[C_BROKEN_BEFORE]),
+                        std::to_string(c[C_BROKEN_FAILURE]),
+                        std::to_string(c[C_BROKEN_AFTER_ADD]),
+                        std::to_string(c[C_BROKEN_RESET])});
         const Time withdrawn = Latest(r.withdrawn);
         const Time learnt = Latest(r.learnt);
         const std::string detect =
@@ -450,13 +669,21 @@ Write(const Settings& s, const std::vector<Record>& rows)
                           std::to_string(r.flows.size()),
                           std::to_string(changedMux),
                           std::to_string(changedDip),
+                          std::to_string(c[C_OPEN_AT_FAILURE]),
+                          std::to_string(c[C_SURVIVED]),
+                          std::to_string(broken),
+                          std::to_string(c[C_BROKEN_FAILURE]),
                           std::to_string(r.tally.completed),
                           std::to_string(r.tally.failed),
                           std::to_string(r.tally.openAtStop)});
         std::cout << name << ": detect " << detect << " s, new MUX learnt after " << respread
                   << " s (first packet after " << first << " s), flows " << r.flows.size()
-                  << ", changed MUX " << changedMux << ", broken (changed DIP) " << changedDip
-                  << "; requests " << r.tally.ToString() << "; blackholed at the failed MUX "
+                  << ", changed MUX " << changedMux << ", changed DIP " << changedDip
+                  << "; connections open at the failure " << c[C_OPEN_AT_FAILURE]
+                  << ", survived it " << c[C_SURVIVED] << ", broken " << broken
+                  << " (before the failure " << c[C_BROKEN_BEFORE] << ", at it "
+                  << c[C_BROKEN_FAILURE] << ", after the addition " << c[C_BROKEN_AFTER_ADD]
+                  << "); requests " << r.tally.ToString() << "; blackholed at the failed MUX "
                   << r.blackholed << std::endl;
         if (!r.tally.IsBalanced())
         {
@@ -503,6 +730,11 @@ main(int argc, char* argv[])
     exp.LessOrEqual("failAt", "stop");
     exp.Add("failMux", "index of the MUX that fails", s.failMux);
     exp.Index("failMux", "muxes");
+    exp.Add("failure",
+            "how it leaves: crash (it stops answering; the routers notice when their BGP hold "
+            "timers expire) or remove (SlbManager::RemoveMux: its routes are withdrawn)",
+            s.failure)
+        .OneOf({"crash", "remove"});
     exp.Add("holdTime",
             "BGP hold time (s; RFC 4271 4.2: at least 3; keepalives every third)",
             s.holdTime)
@@ -512,7 +744,12 @@ main(int argc, char* argv[])
     exp.LessOrEqual("start", "addAt");
     exp.LessOrEqual("addAt", "stop");
     exp.Add("stop", "end of each run (s; at least --start + 1)", s.stop).Min(1).Max(3600);
-    exp.Add("timeout", "client request timeout (s)", s.timeout).Min(0.01).Max(60);
+    exp.Add("timeout",
+            "client request timeout (s); above the detection time a connection can outlive "
+            "the failure",
+            s.timeout)
+        .Min(0.01)
+        .Max(60);
     exp.Add("bin", "load.csv time bin (s)", s.bin).Min(0.01).Max(60);
     std::vector<std::string> names{"all"};
     for (const auto& v : AllVariants())

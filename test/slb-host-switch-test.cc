@@ -727,6 +727,43 @@ TEST_P(SlbHostSwitchTest, FastpathSendsLaterPacketsStraightToTheDipHost)
     EXPECT_EQ(m_switch->GetCounters().fastpath, 1U);
 }
 
+// REQ: SLB-11, SLB-01
+TEST_P(SlbHostSwitchTest, AFastpathEntryIdleLongerThanItsTimeoutExpires)
+{
+    // R sends the VIP to the MUX X. The entry (installed at 1.5 s) expires once unused for more
+    // than 1 s: the packets at 2 s and 2.9 s use it (each restarts its idle time), the one at
+    // 4 s (1.1 s idle) finds it expired and goes to the MUX, as does the one at 4.5 s.
+    if (m_v6)
+    {
+        Ipv6StaticRoutingHelper()
+            .GetStaticRouting(m_r->GetObject<Ipv6>())
+            ->AddHostRouteTo(m_vip.GetIpv6(), m_muxInner.GetIpv6(), 3);
+    }
+    else
+    {
+        Ipv4StaticRoutingHelper()
+            .GetStaticRouting(m_r->GetObject<Ipv4>())
+            ->AddHostRouteTo(m_vip.GetIpv4(), m_muxInner.GetIpv4(), 3);
+    }
+    m_switch->SetAttribute("FastpathIdleTimeout", TimeValue(Seconds(1)));
+    const AdcFlowKey flow(m_dip1, m_vip, kClientPort, kUdpVipPort, AdcFlowKey::PROTO_UDP);
+    Simulator::Schedule(Seconds(1.5),
+                        [this, flow] { m_switch->AddFastpath(flow, m_dHostPa, kVni); });
+    for (double at : {2.0, 2.9, 4.0, 4.5})
+    {
+        VmSends(m_vm1, Datagram(flow, 0, 0, 50), Seconds(at));
+    }
+    Run(Seconds(6));
+
+    EXPECT_EQ(Received("D", AdcFlowKey::PROTO_UDP).size(), 2U);
+    const std::vector<Seen> atMux = Received("X", AdcFlowKey::PROTO_UDP);
+    ASSERT_EQ(atMux.size(), 2U);
+    EXPECT_EQ(atMux[0].dst, m_vip);
+    EXPECT_EQ(m_switch->GetCounters().fastpath, 2U);
+    EXPECT_EQ(m_switch->GetCounters().fastpathExpired, 1U);
+    EXPECT_FALSE(m_switch->RemoveFastpath(flow)); // already gone
+}
+
 INSTANTIATE_TEST_SUITE_P(InnerFamilies,
                          SlbHostSwitchTest,
                          ::testing::Values(false, true),

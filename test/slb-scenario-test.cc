@@ -344,6 +344,95 @@ TEST(SlbScenario, RoutersDropAFailedMuxExactlyWhenTheirHoldTimerExpiresAndFlowsK
     EXPECT_GT(tally.completed, 0.8 * tally.sent) << tally.ToString();
 }
 
+// REQ: SLB-10, SLB-05, SLB-09
+TEST(SlbScenario, ARemovedMuxIsWithdrawnByItsOwnUpdateAndNoRequestFails)
+{
+    // 3 MUXes in service; the SLB manager takes MUX1 out of service at 4 s (an orderly removal,
+    // not a crash) and puts it back at 8 s. Clients keep persistent connections and send a
+    // request every 100 ms on each.
+    SlbBed bed(Helper(6, 3));
+    bed.AddSeedVip();
+    bed.AddServers();
+    bed.AddClients(InetSocketAddress(bed.vip.GetIpv4(), 80), 80, Seconds(2), Seconds(0.1), 4, true);
+    TimeValue delay;
+    bed.t.manager->GetAttribute("PolicyDelay", delay);
+    const Time removeAt = Seconds(4);
+    const Time readdAt = Seconds(8);
+    Simulator::Schedule(removeAt, [&bed]() {
+        bed.t.manager->RemoveMux("MUX1");
+        EXPECT_EQ(bed.t.manager->GetMuxes(), (std::vector<std::string>{"MUX2", "MUX3"}));
+        try
+        {
+            bed.t.manager->RemoveMux("MUX1");
+            ADD_FAILURE() << "removing MUX1 twice was accepted";
+        }
+        catch (const AdcConfigError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("'MUX1': not in service"), std::string::npos)
+                << e.what();
+        }
+    });
+    Simulator::Schedule(readdAt, [&bed]() { bed.t.manager->AddMux("MUX1"); });
+    bed.Run(Seconds(12));
+
+    Time lastWithdraw;
+    for (uint32_t j = 0; j < 2; ++j)
+    {
+        const std::string router = "router" + std::to_string(j + 1);
+        const std::string mux1 = bed.t.muxAddress[0][j].ToString();
+        Time withdrawnAt = Time::Max();
+        for (const auto& r : bed.routes)
+        {
+            if (r.router == router && !r.change.announced && r.change.prefix == bed.vip &&
+                r.change.nextHop.ToString() == mux1)
+            {
+                withdrawnAt = std::min(withdrawnAt, r.at);
+            }
+        }
+        // The withdraw is MUX1's own UPDATE: it arrives with a message from MUX1, at least a
+        // policy delay after the removal and before the hold timer (3 s after the last message
+        // before the removal) would have run out; the session stays up (keepalives follow).
+        const auto& rx = bed.received[router + " " + mux1];
+        ASSERT_FALSE(rx.empty()) << router;
+        Time lastBefore;
+        for (const Time& at : rx)
+        {
+            lastBefore = at <= removeAt ? at : lastBefore;
+        }
+        EXPECT_GE(withdrawnAt, removeAt + delay.Get()) << router;
+        EXPECT_LT(withdrawnAt, lastBefore + Seconds(3)) << router;
+        EXPECT_NE(std::find(rx.begin(), rx.end(), withdrawnAt), rx.end()) << router;
+        EXPECT_GT(rx.back(), withdrawnAt + Seconds(3)) << router;
+        // Put back, MUX1 is learnt again.
+        EXPECT_TRUE(bed.LearntVia(router, bed.vip).count(mux1)) << router;
+        lastWithdraw = std::max(lastWithdraw, withdrawnAt);
+    }
+    // Every flow kept its DIP (the DIP set never changed: every MUX computes the same DIP);
+    // MUX1 carried flows before the removal, none while out of service, and some once back.
+    std::map<std::string, std::string> dipOf;
+    uint32_t before = 0;
+    uint32_t out = 0;
+    uint32_t back = 0;
+    for (const auto& d : bed.dips)
+    {
+        auto [it, fresh] = dipOf.emplace(d.flow.ToString(), d.dip.ToString());
+        EXPECT_EQ(it->second, d.dip.ToString()) << d.flow.ToString();
+        if (d.mux == 0)
+        {
+            before += d.at < removeAt;
+            out += d.at > lastWithdraw + MilliSeconds(100) && d.at < readdAt;
+            back += d.at > readdAt + delay.Get();
+        }
+    }
+    EXPECT_GT(before, 0u);
+    EXPECT_EQ(out, 0u);
+    EXPECT_GT(back, 0u);
+    // Established connections survive an orderly removal: no request fails (SLB-10).
+    const AdcRequestTally tally = bed.Tally();
+    EXPECT_EQ(tally.sent, 6u * 80u) << tally.ToString();
+    EXPECT_EQ(tally.completed, tally.sent) << tally.ToString();
+}
+
 // REQ: SLB-03
 TEST(SlbScenario, ADipFailingItsProbeGetsNoNewFlows)
 {

@@ -156,9 +156,11 @@ def good_slb(d):
     write(d, "events.csv", ["variant", "event", "router", "time_s"], ev)
     write(d, "flows.csv", ["variant", "flows", "changed_mux", "changed_dip", "sent",
                            "completed", "failed", "failed_reasons", "open_at_stop",
-                           "blackholed_packets", "mux_drops"],
-          [["maglev-ft-plain", "24", "21", "2", "431", "427", "4", "timeout=4", "0", "16", ""],
-           ["naive-plain", "37", "36", "16", "431", "410", "21", "timeout=21", "0", "26", ""]])
+                           "blackholed_packets", "mux_drops", "broken"],
+          [["maglev-ft-plain", "24", "21", "2", "431", "427", "4", "timeout=4", "0", "16", "",
+            "4"],
+           ["naive-plain", "37", "36", "16", "431", "410", "21", "timeout=21", "0", "26", "",
+            "21"]])
 
 
 def good_gslb(d):
@@ -478,7 +480,7 @@ def check_plot_scripts(work):
     expect_good("slb-plot --check: good input", "slb-plot.py", ["--check", d, "--hold", "3"], d)
     common(work, "slb-plot", "slb-plot.py", args)
     slb_files = [("load.csv", "packets", "mux"), ("events.csv", "time_s", "event"),
-                 ("flows.csv", "changed_dip", "changed_mux")]
+                 ("flows.csv", "broken", "changed_mux")]
     matrix(work, "slb-plot", good_slb, "slb-plot.py", args, slb_files)
     check_args = lambda d: ["--check", d, "--hold", "3"]  # noqa: E731
     matrix(work, "slb-plot-check", good_slb, "slb-plot.py", check_args,

@@ -11,8 +11,9 @@ exit status 0):
               time bin, one panel per variant, the DIP addition, the failure, the routers'
               withdraws and the MUX addition marked
   events.csv  (variant,event,router,time_s)
-  flows.csv   (variant,flows,changed_mux,changed_dip,...) -> slb-broken.png: flows that changed
-              MUX and broken connections (flows that changed DIP) per variant
+  flows.csv   (variant,flows,changed_mux,changed_dip,...,broken) -> slb-broken.png: flows that
+              changed MUX, and connections broken as the clients saw them (a request on an
+              established connection failed: doc/slb.rst) per variant
 
 --check exits 1 unless, in flows.csv, every request is accounted for (sent = completed + failed +
 open_at_stop) and, for each ECMP mode present, Maglev with a flow table (maglev-ft-MODE) broke
@@ -38,7 +39,8 @@ SELECTIONS = ["maglev-ft", "maglev", "naive"]
 LOAD = {"time_s": su.NUMBER, "variant": su.TEXT, "mux": su.TEXT, "packets": su.COUNT}
 EVENTS = {"variant": su.TEXT, "event": su.TEXT, "router": su.TEXT,
           "time_s": su.or_words(su.NUMBER, "never")}
-FLOWS = {"variant": su.TEXT, "changed_mux": su.COUNT, "changed_dip": su.COUNT}
+FLOWS = {"variant": su.TEXT, "changed_mux": su.COUNT, "changed_dip": su.COUNT,
+         "broken": su.COUNT}
 FLOWS_CHECK = dict(FLOWS, sent=su.COUNT, completed=su.COUNT, failed=su.COUNT,
                    open_at_stop=su.COUNT)
 
@@ -105,7 +107,7 @@ def check(d, hold=None):
         if ft is None or naive is None:
             continue
         compared += 1
-        broken_ft, broken_naive = ft["changed_dip"], naive["changed_dip"]
+        broken_ft, broken_naive = ft["broken"], naive["broken"]
         print(f"{mode} ECMP: broken connections maglev-ft {broken_ft}, naive {broken_naive}")
         if not broken_ft < broken_naive:
             problems.append(f"{mode} ECMP: maglev-ft broke {broken_ft} connections, "
@@ -171,8 +173,8 @@ def plot_broken(plt, flows, out):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.bar([i - width / 2 for i in x], [r["changed_mux"] for r in rows], width,
            label="flows that changed MUX")
-    ax.bar([i + width / 2 for i in x], [r["changed_dip"] for r in rows], width,
-           label="broken connections (changed DIP)")
+    ax.bar([i + width / 2 for i in x], [r["broken"] for r in rows], width,
+           label="connections broken (the clients' view)")
     ax.set_xticks(list(x))
     ax.set_xticklabels(names, rotation=20, ha="right")
     ax.set_xlabel("variant (MUX selection - ECMP mode)")

@@ -15,6 +15,7 @@
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/udp-header.h"
 #include "ns3/udp-socket-factory.h"
@@ -128,6 +129,12 @@ SlbHostSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&SlbHostSwitch::m_clampMss),
                           MakeBooleanChecker())
+            .AddAttribute("FastpathIdleTimeout",
+                          "A Fastpath entry unused for longer than this is removed: the flow's "
+                          "next packet goes to the VIP through a MUX again. 0: never.",
+                          TimeValue(Seconds(60)),
+                          MakeTimeAccessor(&SlbHostSwitch::m_fastpathIdle),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("VxlanPort",
                           "UDP port the switch receives VXLAN on (RFC 7348: 4789). Read by "
                           "Install.",
@@ -445,7 +452,27 @@ SlbHostSwitch::AddFastpath(const AdcFlowKey& flow, const AdcIpAddress& dipHostPa
         throw AdcConfigError(who + "flow source " + flow.src.ToString() +
                              " is on no VM port of this host; allowed: a local VM's flow");
     }
-    m_fastpath[flow] = FastpathEntry{dipHostPa, vni};
+    const Time now = Simulator::Now();
+    // Sweep idle entries here too, so flows that never send again do not stay forever.
+    for (auto it = m_fastpath.begin(); it != m_fastpath.end();)
+    {
+        if (IsIdle(it->second, now))
+        {
+            it = m_fastpath.erase(it);
+            ++m_counters.fastpathExpired;
+        }
+        else
+        {
+            ++it;
+        }
+    }
+    m_fastpath[flow] = FastpathEntry{dipHostPa, vni, now};
+}
+
+bool
+SlbHostSwitch::IsIdle(const FastpathEntry& e, Time now) const
+{
+    return m_fastpathIdle.IsStrictlyPositive() && now - e.lastUsed > m_fastpathIdle;
 }
 
 bool
@@ -569,7 +596,14 @@ SlbHostSwitch::Fastpath(const AdcIngress& in, AdcEgress& egress)
     {
         return false;
     }
-    const FastpathEntry& e = it->second;
+    if (IsIdle(it->second, Simulator::Now()))
+    {
+        m_fastpath.erase(it); // expired: this packet takes the MUX's path
+        ++m_counters.fastpathExpired;
+        return false;
+    }
+    FastpathEntry& e = it->second;
+    e.lastUsed = Simulator::Now();
     const std::string failed = egress.Send(AdcVerdict::Encapsulate(
         SlbVxlanEncapsulation(e.hostPa, e.vni, AdcHash::Flow(in.flow, GetHashSeed()))));
     if (!failed.empty())

@@ -10,6 +10,7 @@
 
 #include "ns3/adc-datapath.h"
 #include "ns3/adc-flow-key.h"
+#include "ns3/nstime.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 
@@ -36,12 +37,13 @@ namespace ns3
  */
 struct SlbHostSwitchCounters
 {
-    uint64_t decapsulated{0}; //!< VXLAN frames decapsulated
-    uint64_t natIn{0};        //!< packets translated VIP:port -> DIP:port (towards a VM)
-    uint64_t natOut{0};       //!< packets translated DIP:port -> VIP:port (from a VM)
-    uint64_t dsrPackets{0};   //!< translated replies sent straight to the gateway (DSR)
-    uint64_t mssClamped{0};   //!< SYN / SYN-ACK segments whose MSS option was lowered
-    uint64_t fastpath{0};     //!< packets tunnelled host to host by a Fastpath entry
+    uint64_t decapsulated{0};    //!< VXLAN frames decapsulated
+    uint64_t natIn{0};           //!< packets translated VIP:port -> DIP:port (towards a VM)
+    uint64_t natOut{0};          //!< packets translated DIP:port -> VIP:port (from a VM)
+    uint64_t dsrPackets{0};      //!< translated replies sent straight to the gateway (DSR)
+    uint64_t mssClamped{0};      //!< SYN / SYN-ACK segments whose MSS option was lowered
+    uint64_t fastpath{0};        //!< packets tunnelled host to host by a Fastpath entry
+    uint64_t fastpathExpired{0}; //!< Fastpath entries removed after FastpathIdleTimeout idle
     std::map<std::string, uint64_t> drops; //!< drops by reason
     /// \return the sum of drops
     uint64_t TotalDrops() const;
@@ -147,7 +149,9 @@ class SlbHostSwitch : public AdcDatapath
     void RemoveNatRule(const SlbVipKey& vip, const AdcIpAddress& dip);
 
     /**
-     * \brief Tunnel later packets of \p flow from a local VM straight to the DIP's host.
+     * \brief Tunnel later packets of \p flow from a local VM straight to the DIP's host, until
+     * the entry has been idle longer than FastpathIdleTimeout (then the flow's next packet goes
+     * to the VIP through a MUX again, which may redirect it again).
      * \param flow the client VM -> VIP 5-tuple (inner destination stays the VIP)
      * \param dipHostPa the provider address of the host holding the DIP
      * \param vni the VNI to put on the wire
@@ -197,6 +201,7 @@ class SlbHostSwitch : public AdcDatapath
     {
         AdcIpAddress hostPa; //!< the DIP's host
         uint32_t vni{0};     //!< the VNI
+        Time lastUsed;       //!< installed or last used
     };
 
     /// The reverse side of a NAT rule: DIP, protocol and DIP port.
@@ -215,6 +220,8 @@ class SlbHostSwitch : public AdcDatapath
     bool NatOut(const AdcIngress& in, AdcEgress& egress);
     /// (d) \param in the packet \param egress its egress \return true when tunnelled or dropped
     bool Fastpath(const AdcIngress& in, AdcEgress& egress);
+    /// \param e a Fastpath entry \param now the time \return true when idle past the timeout
+    bool IsIdle(const FastpathEntry& e, Time now) const;
 
     /**
      * \brief Rewrite a packet (clamping a SYN's MSS) and count / trace it.
@@ -244,6 +251,7 @@ class SlbHostSwitch : public AdcDatapath
 
     uint32_t m_providerMtu; //!< "ProviderMtu"
     bool m_clampMss;        //!< "ClampMss"
+    Time m_fastpathIdle;    //!< "FastpathIdleTimeout"
     uint16_t m_vxlanPort;   //!< "VxlanPort"
 
     std::vector<VmPort> m_ports;                      //!< the VM ports
