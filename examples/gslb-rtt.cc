@@ -71,7 +71,9 @@ struct Settings
     double duration{120};
     double interVisit{2};
     std::string methods{"RTT,ROUNDROBIN,STATICPROXIMITY"};
-    uint32_t tolerance{5};
+    uint32_t tolerance{0};
+    uint32_t rttTolerance{5};
+    std::string toleranceSemantics{"NETSCALER"};
     std::string probeOrder{"PING,DNS,TCP"};
     uint32_t ttl{5};
     double congestAt{40};
@@ -96,6 +98,7 @@ struct Outcome
     std::vector<double> dns;    //!< their DNS times, ms
     uint64_t answers{0}, mepMessages{0}, probes{0};
     std::vector<std::string> consistency;
+    std::string probeOrder; //!< the order every site's prober uses (RTT only)
 };
 
 /// Everything the trace sinks of one run write to.
@@ -241,6 +244,8 @@ RunOne(const Settings& s,
     h->SetAttribute("ClientsPerRegion", UintegerValue(s.clientsPerRegion));
     h->SetAttribute("LbMethod", StringValue(method));
     h->SetAttribute("Tolerance", UintegerValue(s.tolerance));
+    h->SetAttribute("RttTolerance", UintegerValue(s.rttTolerance));
+    h->SetAttribute("ToleranceSemantics", StringValue(s.toleranceSemantics));
     std::string words = s.probeOrder; // the attribute takes -ldnsprobeOrder's words
     std::replace(words.begin(), words.end(), ',', ' ');
     h->SetAttribute("ProbeOrder", StringValue(words));
@@ -269,6 +274,11 @@ RunOne(const Settings& s,
     out.method = method;
     out.consistency = t.consistency;
     Sinks sinks{method, &t, &answers, &rtt, &visits, &out};
+    if (Ptr<GslbLdnsProber> prober = t.site[0]->GetProber())
+    {
+        // What the sites read from --probeOrder, every word of it (the run prints it).
+        out.probeOrder = GslbLdnsProber::FormatProbeOrder(prober->GetProbeOrder());
+    }
 
     for (uint32_t site = 0; site < t.GetNSites(); ++site)
     {
@@ -423,8 +433,22 @@ main(int argc, char* argv[])
         .Max(86400);
     exp.AddList("methods", "GSLB methods compared, comma-separated", s.methods)
         .OneOf(AdcNetScalerGslbCommands::GetLbMethods());
-    exp.Add("tolerance", "RTT tolerance, ms (set gslb vserver -tolerance)", s.tolerance)
+    exp.Add("tolerance",
+            "set gslb vserver -tolerance, ms: sites within lowest RTT + this answer round robin "
+            "(NETSCALER); the store-and-send gate (SEED)",
+            s.tolerance)
         .Max(GslbVserverConfig::MAX_TOLERANCE_MS);
+    exp.Add("rttTolerance",
+            "set gslb parameter -rttTolerance, ms: RTT changes up to this are not stored nor "
+            "sent over MEP (NETSCALER; ignored under SEED)",
+            s.rttTolerance)
+        .Min(1)
+        .Max(GslbParameterConfig::MAX_RTT_TOLERANCE);
+    exp.Add("toleranceSemantics",
+            "how the two tolerances are read: NETSCALER (NetScaler's documentation) or SEED "
+            "(the seed's wording: the vserver's -tolerance, default 5 ms, is the gate)",
+            s.toleranceSemantics)
+        .OneOf({"NETSCALER", "SEED"});
     exp.AddList("probeOrder",
                 "set gslb parameter -ldnsprobeOrder: probe kinds, comma-separated",
                 s.probeOrder)
@@ -522,6 +546,15 @@ main(int argc, char* argv[])
         for (const std::string& m : outcomes.front().consistency)
         {
             std::cout << "  configuration: " << m << "\n";
+        }
+        for (const Outcome& o : outcomes)
+        {
+            if (!o.probeOrder.empty())
+            {
+                std::cout << "  probe order: " << o.probeOrder << ", tolerance semantics "
+                          << s.toleranceSemantics << "\n";
+                break;
+            }
         }
         for (const Outcome& o : outcomes)
         {

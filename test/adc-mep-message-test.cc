@@ -36,11 +36,11 @@ const Bytes kNetworkUpdate = {
     0x07, 0x00,             // type 7, little endian     (nstrace.mep.type)
     0x18, 0x00,             // length 24 = 8 + 2 x 8     (nstrace.mep.len)
     0x00, 0x00,             // status 0 SUCCESS          (nstrace.mep.errcode)
-    0x0A, 0x01, 0x02, 0x03, // LDNS 10.1.2.3, network order
+    0x03, 0x02, 0x01, 0x0A, // LDNS 10.1.2.3 as a little-endian u32 (nstrace.mep.ldns.ip)
     0x2C, 0x01,             // RTT 300 ms = 0x012C, little endian
     0x05,                   // hops 5
     0x00,                   // pad
-    0xC0, 0x00, 0x02, 0x35, // LDNS 192.0.2.53
+    0x35, 0x02, 0x00, 0xC0, // LDNS 192.0.2.53, little endian
     0x07, 0x00,             // RTT 7 ms
     0x00,                   // hops 0 (unknown)
     0x00,                   // pad
@@ -131,6 +131,25 @@ TEST(AdcMepMessage, GoldenBytesFromTheDissectorLayout)
     EXPECT_EQ(AdcMepMessage::TypeName(7), "NETWORK METRIC UPDATE");
     EXPECT_EQ(AdcMepMessage::TypeName(9), "KEEP ALIVE");
     EXPECT_EQ(AdcMepMessage::TypeName(17), "");
+}
+
+TEST(AdcMepMessage, ServiceTypeCodesAreTheDissectors)
+{
+    // REQ: GSLB-07 (a SITE METRIC record announces the service's configured type; the codes
+    // are packet-ns-mep.c's ns_svc_type_vals: NSSVC_HTTP 0x00, NSSVC_TCP 0x02, NSSVC_UDP 0x03,
+    // NSSVC_SSL_BRIDGE 0x04, NSSVC_ANY 0x0d, NSSVC_SSL 0x0e, NSSVC_SSL_TCP 0x14, NSSVC_SIP_UDP
+    // 0x24, NSSVC_RTSP 0x28)
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("HTTP"), 0x00);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("TCP"), 0x02);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("UDP"), 0x03);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("SSL_BRIDGE"), 0x04);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("ANY"), 0x0d);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("ssl"), 0x0e);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("SSL_TCP"), 0x14);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("SIP_UDP"), 0x24);
+    EXPECT_EQ(AdcMepSiteMetric::ServiceTypeCode("RTSP"), 0x28);
+    const std::string e = adctest::ConfigErrorOf([] { AdcMepSiteMetric::ServiceTypeCode("FOO"); });
+    EXPECT_TRUE(adctest::HasAll(e, {"'FOO'", "HTTP", "RTSP"})) << e;
 }
 
 TEST(AdcMepMessage, ParseReadsTheFields)
@@ -457,21 +476,28 @@ TEST(AdcMepMessage, PcapDecodesAsMepInWireshark)
         "-e nstrace.mep.min -e nstrace.mep.type -e nstrace.mep.len " +
         "-e nstrace.mep.ldns.ip -e nstrace.mep.mfu.roundTripTime -e nstrace.mep.mfu.hops " +
         "2>/dev/null");
-    // nstrace.mep.ldns.ip is added with ENC_LITTLE_ENDIAN by the dissector: the addresses
-    // sent in network order show byte-reversed (10.1.2.3 as 3.2.1.10).
+    // packet-ns-mep.c adds nstrace.mep.ldns.ip (FT_IPv4) with ENC_LITTLE_ENDIAN: the LDNS
+    // addresses, sent as little-endian integers, show as they are, and a display filter on
+    // an LDNS address matches its record.
     EXPECT_EQ(adctest::OutputLines(out),
               (std::vector<std::string>{
-                  "1;2;6;0x0007;24;3.2.1.10,53.2.0.192;300,7;5,0",
+                  "1;2;6;0x0007;24;10.1.2.3,192.0.2.53;300,7;5,0",
                   "2;2,2;6,6;0x0009,0x0001;8,24;;;",
-                  "4;2;6;0x0007;16;77.100.51.198;42;3",
+                  "4;2;6;0x0007;16;198.51.100.77;42;3",
               }))
         << out;
-    // The record's label reads the same 4 bytes in network order.
+    const std::string match = adctest::RunCommand(
+        tshark + "-Y 'nstrace.mep.ldns.ip == 198.51.100.77' -T fields -e frame.number " +
+        "2>/dev/null");
+    EXPECT_EQ(adctest::OutputLines(match), (std::vector<std::string>{"4"})) << match;
+    // The record's label prints the same 4 bytes in network order (tvb_address_to_str, the
+    // one place the dissector does so), and service addresses are ENC_BIG_ENDIAN.
     const std::string tree = adctest::RunCommand(tshark + "-V 2>/dev/null");
     EXPECT_TRUE(adctest::HasAll(tree,
-                                {"Network Metrics of 10.1.2.3",
-                                 "Network Metrics of 192.0.2.53",
-                                 "Network Metrics of 198.51.100.77",
+                                {"LDNS IP Address: 10.1.2.3",
+                                 "Network Metrics of 3.2.1.10",
+                                 "Network Metrics of 53.2.0.192",
+                                 "Network Metrics of 77.100.51.198",
                                  "Service IP Address: "
                                  "198.51.100.10"}));
     const std::string bad = adctest::RunCommand(

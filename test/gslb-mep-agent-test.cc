@@ -503,11 +503,22 @@ TEST(GslbMepAgent, PcapDecodesAsMepWithTheRttRecords)
         "-e nstrace.mep.mfu.roundTripTime 2>/dev/null");
     EXPECT_EQ(adctest::OutputLines(out), (std::vector<std::string>{"10.1.1.1;42", "10.1.1.2;7"}))
         << out;
-    // One verbose pass: the records' labels, and no malformed packet or error anywhere.
+    // packet-ns-mep.c adds nstrace.mep.ldns.ip with ENC_LITTLE_ENDIAN: a filter on the true LDNS
+    // address finds its record.
+    const std::string ldns = adctest::RunCommand(
+        tshark + "-Y 'nstrace.mep.ldns.ip == 198.51.100.77 || nstrace.mep.ldns.ip == " +
+        "203.0.113.5' -T fields -E 'separator=;' -e nstrace.mep.ldns.ip " +
+        "-e nstrace.mep.mfu.roundTripTime 2>/dev/null");
+    EXPECT_EQ(adctest::OutputLines(ldns),
+              (std::vector<std::string>{"198.51.100.77;42", "203.0.113.5;7"}))
+        << ldns;
+    // One verbose pass: the records (the label prints the raw bytes in network order, so the
+    // LDNS reversed), and no malformed packet or error anywhere.
     const std::string tree = adctest::RunCommand(tshark + "-V 2>/dev/null");
     EXPECT_TRUE(adctest::HasAll(tree,
-                                {"Network Metrics of 198.51.100.77",
-                                 "Network Metrics of 203.0.113.5",
+                                {"LDNS IP Address: 198.51.100.77",
+                                 "LDNS IP Address: 203.0.113.5",
+                                 "Network Metrics of 77.100.51.198",
                                  "Round Trip Time: 42ms",
                                  "KEEP ALIVE"}));
     EXPECT_FALSE(Has(tree, "Malformed Packet"));

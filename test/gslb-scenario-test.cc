@@ -9,9 +9,12 @@
 #include "adc-test-fixtures.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-netscaler-gslb-commands.h"
+#include "ns3/adc-virtual-server.h"
 #include "ns3/adc-web-user.h"
 #include "ns3/gslb-adns.h"
 #include "ns3/gslb-helper.h"
+#include "ns3/gslb-lb-methods.h"
 #include "ns3/gslb-ldns-prober.h"
 #include "ns3/gslb-mep-agent.h"
 #include "ns3/gslb-rtt-database.h"
@@ -371,7 +374,15 @@ TEST_F(GslbScenario, ShippedFilesAgreeAndAToleranceMismatchIsReported)
     ASSERT_FALSE(m_t.consistency.empty());
     EXPECT_TRUE(adctest::HasAll(m_t.consistency.front(), {"gslb-web", "5", "12"}))
         << m_t.consistency.front();
-    EXPECT_EQ(m_t.site[1]->GetToleranceMs(), 12u);
+    // NetScaler's reading (NITRO setgslbvserver_tolerance): the vserver's -tolerance is site
+    // b's selection window; the store-and-send gate stays -rttTolerance's default, 5 ms.
+    EXPECT_EQ(m_t.site[1]->GetToleranceMs(), 5u);
+    Ptr<GslbRttLb> rtt = DynamicCast<GslbRttLb>(
+        m_t.site[1]->GetVservers().front()->GetVirtualServer()->GetLbMethod());
+    ASSERT_TRUE(rtt);
+    TimeValue window;
+    rtt->GetAttribute("Tolerance", window);
+    EXPECT_EQ(window.Get(), MilliSeconds(12));
 }
 
 // REQ: GSLB-04, GSLB-05, GSLB-10 (the configuration reaches the probes: order and monitors)

@@ -8,6 +8,8 @@
 #include "ns3/adc-health-monitor.h"
 #include "ns3/adc-netscaler-commands.h"
 #include "ns3/adc-netscaler-gslb-commands.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/gslb-adns.h"
 #include "ns3/gslb-lb-methods.h"
 #include "ns3/gslb-ldns-prober.h"
@@ -29,7 +31,19 @@ NS_OBJECT_ENSURE_REGISTERED(GslbSiteApps);
 TypeId
 GslbSiteApps::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::GslbSiteApps").SetParent<Object>().SetGroupName("Adc");
+    static TypeId tid =
+        TypeId("ns3::GslbSiteApps")
+            .SetParent<Object>()
+            .SetGroupName("Adc")
+            .AddAttribute(
+                "ToleranceSemantics",
+                "NETSCALER: set gslb parameter -rttTolerance gates which RTT changes are stored "
+                "and sent over MEP, and the GSLB vserver's -tolerance is a round-robin window "
+                "(NetScaler's NITRO reference); SEED: the seed's wording, the vserver's "
+                "-tolerance (default 5 ms) is the gate and the lowest RTT wins.",
+                EnumValue(GslbSiteApps::NETSCALER),
+                MakeEnumAccessor(&GslbSiteApps::m_semantics),
+                MakeEnumChecker(GslbSiteApps::NETSCALER, "NETSCALER", GslbSiteApps::SEED, "SEED"));
     return tid;
 }
 
@@ -116,6 +130,12 @@ GslbSiteApps::GetToleranceMs() const
     return m_toleranceMs;
 }
 
+GslbSiteApps::ToleranceSemantics
+GslbSiteApps::GetToleranceSemantics() const
+{
+    return m_semantics;
+}
+
 int32_t
 GslbSiteApps::GetSiteOfService(const std::string& name) const
 {
@@ -186,14 +206,22 @@ GslbSiteApps::Install(Ptr<Node> node)
     Ptr<GslbParameterConfig> params = G::GetParameter(store);
     const std::vector<Ptr<GslbVserverConfig>> vservers = GetVservers();
 
-    // The RTT tolerance: the seed's `set gslb vserver <name> -lbMethod RTT -tolerance <ms>`.
+    // The store-and-send gate. NETSCALER: `set gslb parameter -rttTolerance` (NITRO reference,
+    // setgslbparameter_rtttolerance). SEED: the seed's `set gslb vserver <name> -lbMethod RTT
+    // -tolerance <ms>` ("the default tolerance factor is 5 ms"), one per site's database.
     bool usesRtt = false;
     std::string first; // the first RTT vserver
+    const bool seed = m_semantics == SEED;
+    m_toleranceMs = params->GetRttTolerance();
+    auto seedGate = [](const Ptr<GslbVserverConfig>& v) {
+        return v->IsToleranceSet() ? v->GetToleranceMs()
+                                   : GslbVserverConfig::SEED_DEFAULT_TOLERANCE_MS;
+    };
     for (const Ptr<GslbVserverConfig>& v : vservers)
     {
         if (v->GetLbMethod() == "RTT")
         {
-            if (usesRtt && v->GetToleranceMs() != m_toleranceMs)
+            if (seed && usesRtt && seedGate(v) != m_toleranceMs)
             {
                 const AdcConfigOrigin other = store.GetOrigin(G::GSLB_VSERVER, first, "-tolerance");
                 AdcConfigFileError::Fail(
@@ -201,12 +229,12 @@ GslbSiteApps::Install(Ptr<Node> node)
                     "gslb vserver " + v->GetName() + ": -tolerance differs from gslb vserver " +
                         first + "'s (" + other.ToString() +
                         "): the site keeps one RTT database, so one tolerance",
-                    std::to_string(v->GetToleranceMs()),
+                    std::to_string(seedGate(v)),
                     {std::to_string(m_toleranceMs)});
             }
             usesRtt = true;
             first = first.empty() ? v->GetName() : first;
-            m_toleranceMs = v->GetToleranceMs();
+            m_toleranceMs = seed ? seedGate(v) : m_toleranceMs;
         }
     }
     m_db = CreateObject<GslbRttDatabase>();
@@ -224,6 +252,10 @@ GslbSiteApps::Install(Ptr<Node> node)
                                [&] { vs = v->GetVirtualServer(); });
         if (Ptr<GslbRttLb> rtt = DynamicCast<GslbRttLb>(vs->GetLbMethod()))
         {
+            // NETSCALER: the vserver's -tolerance is its selection window (NITRO reference,
+            // setgslbvserver_tolerance); SEED: the lowest RTT, no window.
+            rtt->SetAttribute("RoundRobinWithinTolerance", BooleanValue(!seed));
+            rtt->SetAttribute("Tolerance", TimeValue(MilliSeconds(seed ? 0 : v->GetToleranceMs())));
             rtt->SetDatabase(m_db);
             for (const Ptr<GslbServiceConfig>& s : v->GetServices())
             {
@@ -328,8 +360,13 @@ GslbSiteApps::LocalServices()
         }
         AdcMepSiteMetric r;
         r.state = s->IsUp() ? AdcMepSiteMetric::kStateUp : AdcMepSiteMetric::kStateDown;
+        // v2.6 records carry the effective state ("the ability of the corresponding virtual
+        // server to serve traffic", NITRO gslbvserver considereffectivestate): the model has
+        // no LB vserver behind a GSLB service, so it is the service's own state.
+        r.effectiveState = static_cast<uint8_t>(r.state);
         r.ip = s->GetAddress().GetIpv4();
         r.port = s->GetPort();
+        r.serviceType = AdcMepSiteMetric::ServiceTypeCode(m_services[i]->GetServiceType());
         out.push_back(r);
     }
     return out;
@@ -374,10 +411,28 @@ GslbSiteApps::OnPeerState(uint32_t site, bool up)
     }
 }
 
+void
+GslbHelper::SetToleranceSemantics(GslbSiteApps::ToleranceSemantics semantics)
+{
+    m_semanticsSet = true;
+    m_semantics = semantics;
+}
+
+Ptr<GslbSiteApps>
+GslbHelper::Create() const
+{
+    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    if (m_semanticsSet)
+    {
+        apps->SetAttribute("ToleranceSemantics", EnumValue(m_semantics));
+    }
+    return apps;
+}
+
 Ptr<GslbSiteApps>
 GslbHelper::InstallFromFile(Ptr<Node> node, const std::string& path) const
 {
-    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    Ptr<GslbSiteApps> apps = Create();
     apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
     AdcNetScalerGslbCommands::ReadFile(*apps->m_reader, path);
     apps->m_file = path;
@@ -391,7 +446,7 @@ GslbHelper::InstallFromFile(Ptr<Node> node,
                             const std::string& commands,
                             const std::string& source) const
 {
-    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    Ptr<GslbSiteApps> apps = Create();
     apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
     apps->m_reader->ReadFile(path);
     apps->m_reader->ReadCommands(commands, source);
@@ -403,7 +458,7 @@ GslbHelper::InstallFromFile(Ptr<Node> node,
 Ptr<GslbSiteApps>
 GslbHelper::InstallFromText(Ptr<Node> node, const std::string& text, const std::string& name) const
 {
-    Ptr<GslbSiteApps> apps = CreateObject<GslbSiteApps>();
+    Ptr<GslbSiteApps> apps = Create();
     apps->m_reader = std::make_unique<AdcConfigReader>(AdcNetScalerGslbCommands::GetLanguage());
     apps->m_reader->ReadString(text, name);
     apps->m_file = name;

@@ -39,9 +39,19 @@ class GslbVserverConfig;
  *   prober starts probing it (GSLB-01);
  * - every RTT the prober measures goes to the database, and when the database stores it (it
  *   differs from the last stored value by more than the RTT tolerance, GSLB-09) the MEP agent
- *   sends it to the other sites (GSLB-07); the RTT tolerance is the GSLB vserver's -tolerance;
+ *   sends it to the other sites (GSLB-07);
  * - the RTT method of every RTT vserver reads the database; a service's site is its
  *   -siteName, and the site index is the order of `add gslb site` (the same at every site);
+ * - the two tolerances ("ToleranceSemantics"): NETSCALER (the default, as NetScaler's NITRO
+ *   reference has them) takes the store-and-send gate from `set gslb parameter -rttTolerance`
+ *   (default 5 ms) and makes each RTT vserver's -tolerance (default 0) its selection window
+ *   (round robin among the sites within lowest RTT + tolerance, GslbRttLb); SEED reproduces
+ *   the seed's literal wording ("If a change in latency exceeds the configured tolerance
+ *   factor, the appliance updates its database ... and sends the new value to other GSLB
+ *   sites ... The default tolerance factor is 5 ms", configured with `set gslb vserver <name>
+ *   -lbMethod RTT -tolerance <value>`): the RTT vservers' -tolerance (one value per site,
+ *   5 ms when not given) is the gate, -rttTolerance is ignored, and the lowest RTT wins (ties
+ *   to the lowest site index);
  * - monitors bound to GSLB services (`bind gslb service <name> -monitorName <m>`) run on this
  *   appliance and decide those services' health with what MEP reports;
  * - the MEP agent announces the local site's services every second and applies the other
@@ -53,6 +63,13 @@ class GslbSiteApps : public Object
   public:
     /// \return the TypeId
     static TypeId GetTypeId();
+
+    /// Which setting is the store-and-send gate and which the selection window.
+    enum ToleranceSemantics
+    {
+        NETSCALER, //!< -rttTolerance gates, the vserver's -tolerance is a round-robin window
+        SEED       //!< the seed's wording: the vserver's -tolerance gates, no window
+    };
 
     GslbSiteApps();
     ~GslbSiteApps() override;
@@ -79,8 +96,10 @@ class GslbSiteApps : public Object
     Ptr<GslbAdns> GetAdns() const;
     /// \param vserver a GSLB vserver's name \return its STATICPROXIMITY method, or null
     Ptr<GslbStaticProximityLb> GetStaticProximity(const std::string& vserver) const;
-    /// \return the RTT tolerance in ms the database uses
+    /// \return the RTT tolerance in ms the database uses (the store-and-send gate)
     uint32_t GetToleranceMs() const;
+    /// \return "ToleranceSemantics"
+    ToleranceSemantics GetToleranceSemantics() const;
     /// \param name a GSLB service's name \return its site index, or -1
     int32_t GetSiteOfService(const std::string& name) const;
 
@@ -106,7 +125,8 @@ class GslbSiteApps : public Object
     std::unique_ptr<AdcConfigReader> m_reader;      //!< holds the configuration
     std::string m_file;                             //!< the configuration's file name
     uint32_t m_site{0};                             //!< this site
-    uint32_t m_toleranceMs{5};                      //!< RTT tolerance
+    uint32_t m_toleranceMs{5};                      //!< RTT tolerance (the gate)
+    ToleranceSemantics m_semantics{NETSCALER};      //!< "ToleranceSemantics"
     std::vector<std::string> m_siteNames;           //!< by index
     std::vector<AdcIpAddress> m_siteIps;            //!< by index
     std::vector<Ptr<GslbServiceConfig>> m_services; //!< every GSLB service
@@ -121,12 +141,19 @@ class GslbSiteApps : public Object
  * \ingroup adc
  * \brief Installs a GSLB site's applications on its appliance from NetScaler configuration
  * (`add gslb site`, `add gslb service`, `add gslb vserver`, `bind gslb vserver`,
- * `set gslb vserver -lbMethod RTT -tolerance`, `set gslb parameter -ldnsprobeOrder`,
- * `set lb monitor ldns-* ...`).
+ * `set gslb vserver -lbMethod RTT -tolerance`, `set gslb parameter -ldnsprobeOrder
+ * -rttTolerance`, `set lb monitor ldns-* ...`).
  */
 class GslbHelper
 {
   public:
+    /**
+     * \brief The sites installed from now on read the two tolerances this way (default: the
+     * attribute's default, NETSCALER).
+     * \param semantics NETSCALER or SEED
+     */
+    void SetToleranceSemantics(GslbSiteApps::ToleranceSemantics semantics);
+
     /**
      * \param node the appliance \param path its ns.conf
      * \return its applications (they start at time 0)
@@ -162,6 +189,13 @@ class GslbHelper
      * \return one message per mismatch (files, vserver, both values); empty when they agree
      */
     static std::vector<std::string> CheckConsistency(const std::vector<Ptr<GslbSiteApps>>& sites);
+
+  private:
+    /// \return new site applications with this helper's settings
+    Ptr<GslbSiteApps> Create() const;
+
+    bool m_semanticsSet{false}; //!< SetToleranceSemantics
+    GslbSiteApps::ToleranceSemantics m_semantics{GslbSiteApps::NETSCALER}; //!< its value
 };
 
 } // namespace ns3

@@ -4,18 +4,19 @@
 
 #include "gslb-topology-helper.h"
 
-#include "ns3/adc-mpi.h"
-#include "ns3/adc-stack-helper.h"
 #include "gslb-helper.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-http-server.h"
 #include "ns3/adc-ldns-server.h"
+#include "ns3/adc-mpi.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/adc-web-user.h"
 #include "ns3/config.h"
 #include "ns3/csma-helper.h"
 #include "ns3/csma-net-device.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -240,10 +241,25 @@ GslbTopologyHelper::GetTypeId()
                           MakeStringAccessor(&GslbTopologyHelper::m_lbMethod),
                           MakeStringChecker())
             .AddAttribute("Tolerance",
-                          "RTT tolerance in ms (set gslb vserver -tolerance), 0..100.",
-                          UintegerValue(5),
+                          "set gslb vserver -tolerance in generated configurations, ms, 0..100: "
+                          "NetScaler's RTT selection window (NETSCALER semantics) or the seed's "
+                          "store-and-send gate (SEED).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&GslbTopologyHelper::m_toleranceMs),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RttTolerance",
+                          "set gslb parameter -rttTolerance in generated configurations, ms, "
+                          "1..100: the store-and-send gate of RTT changes (NETSCALER semantics).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&GslbTopologyHelper::m_rttToleranceMs),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "ToleranceSemantics",
+                "How every site reads the two tolerances (GslbSiteApps): NETSCALER "
+                "or SEED.",
+                EnumValue(GslbSiteApps::NETSCALER),
+                MakeEnumAccessor(&GslbTopologyHelper::m_semantics),
+                MakeEnumChecker(GslbSiteApps::NETSCALER, "NETSCALER", GslbSiteApps::SEED, "SEED"))
             .AddAttribute("ProbeOrder",
                           "set gslb parameter -ldnsprobeOrder, words separated by blanks.",
                           StringValue("PING DNS TCP"),
@@ -351,6 +367,10 @@ GslbTopologyHelper::Validate() const
     {
         fail("Tolerance", std::to_string(m_toleranceMs), "0..100 (ms)");
     }
+    if (m_rttToleranceMs < 1 || m_rttToleranceMs > 100)
+    {
+        fail("RttTolerance", std::to_string(m_rttToleranceMs), "1..100 (ms)");
+    }
     if (!m_interVisit.IsStrictlyPositive())
     {
         fail("InterVisitTime", std::to_string(m_interVisit.GetSeconds()) + " s", "> 0");
@@ -399,7 +419,8 @@ GslbTopologyHelper::GenerateConfig(uint32_t site) const
         os << "bind gslb vserver gslb-web -serviceName svc-" << static_cast<char>('a' + s) << "\n";
     }
     os << "bind gslb vserver gslb-web -domainName " << m_domain << " -TTL " << m_dnsTtl << "\n";
-    os << "set gslb parameter -ldnsprobeOrder " << m_probeOrder << "\n";
+    os << "set gslb parameter -ldnsprobeOrder " << m_probeOrder << " -rttTolerance "
+       << m_rttToleranceMs << "\n";
     return os.str();
 }
 
@@ -547,6 +568,7 @@ GslbTopologyHelper::Build()
     for (uint32_t s = 0; s < m_sites; ++s)
     {
         GslbHelper gslb;
+        gslb.SetToleranceSemantics(static_cast<GslbSiteApps::ToleranceSemantics>(m_semantics));
         if (m_files.empty())
         {
             t.site.push_back(gslb.InstallFromText(t.appliances.Get(s),

@@ -121,6 +121,8 @@ class GslbTopologyHelper : public Object
     std::string m_domain;             //!< "Domain"
     std::string m_lbMethod;           //!< "LbMethod"
     uint32_t m_toleranceMs;           //!< "Tolerance"
+    uint32_t m_rttToleranceMs{5};     //!< "RttTolerance"
+    int m_semantics{0};               //!< "ToleranceSemantics" (GslbSiteApps::ToleranceSemantics)
     std::string m_probeOrder;         //!< "ProbeOrder"
     uint32_t m_dnsTtl;                //!< "DnsTtl"
     std::string m_ldnsSelection;      //!< "LdnsServerSelection"

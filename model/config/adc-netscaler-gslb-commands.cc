@@ -303,7 +303,10 @@ ApplyVserverParameters(const Cmd& cmd, Ptr<GslbVserverConfig> v)
                                      : v->GetEmptyDownResponse();
     cmd.Check([&] {
         v->SetLbMethod(method);
-        v->SetToleranceMs(static_cast<uint32_t>(tolerance));
+        if (cmd.Has("-tolerance"))
+        {
+            v->SetToleranceMs(static_cast<uint32_t>(tolerance)); // marks it as given
+        }
         v->SetDnsRecordType(recordType);
         v->SetEmptyDownResponse(edr);
     });
@@ -523,7 +526,7 @@ ShowVservers(const AdcConfigStore& store, std::ostream& os)
         {
             os << " -lbMethod " << v->GetLbMethod();
         }
-        if (v->GetToleranceMs() != GslbVserverConfig::DEFAULT_TOLERANCE_MS)
+        if (v->IsToleranceSet()) // given, even as 0: the seed's reading defaults it to 5
         {
             os << " -tolerance " << v->GetToleranceMs();
         }

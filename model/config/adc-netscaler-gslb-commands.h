@@ -153,8 +153,12 @@ class GslbVserverConfig : public Object
     GslbVserverConfig();
     ~GslbVserverConfig() override;
 
-    /// NetScaler's default RTT tolerance, ms (the seed: "the default tolerance is 5 ms").
-    static constexpr uint32_t DEFAULT_TOLERANCE_MS = 5;
+    /// NetScaler's default -tolerance, ms: no selection window (the NITRO reference
+    /// setgslbvserver_tolerance gives no other default).
+    static constexpr uint32_t DEFAULT_TOLERANCE_MS = 0;
+    /// The seed's default of its "tolerance factor" (`set gslb vserver -tolerance`, read as the
+    /// store-and-send gate): "The default tolerance factor is 5 ms" (GslbSiteApps, SEED).
+    static constexpr uint32_t SEED_DEFAULT_TOLERANCE_MS = 5;
     /// The largest tolerance NetScaler accepts, ms.
     static constexpr uint32_t MAX_TOLERANCE_MS = 100;
     /// NetScaler's default TTL of a bound domain, s.
@@ -179,7 +183,8 @@ class GslbVserverConfig : public Object
     void Configure(const std::string& name, const std::string& serviceType);
     /// \param method the LB method's canonical name (see AdcNetScalerGslbCommands::GetLbMethods)
     void SetLbMethod(const std::string& method);
-    /// \param ms the RTT tolerance (AdcConfigError above MAX_TOLERANCE_MS)
+    /// \param ms -tolerance, the RTT selection window (AdcConfigError above MAX_TOLERANCE_MS);
+    /// marks it as given (IsToleranceSet)
     void SetToleranceMs(uint32_t ms);
     /// \param type AdcDnsMessage::TYPE_A or TYPE_AAAA (AdcConfigError otherwise)
     void SetDnsRecordType(uint16_t type);
@@ -198,8 +203,10 @@ class GslbVserverConfig : public Object
     const std::string& GetServiceType() const;
     /// \return the LB method's canonical name
     const std::string& GetLbMethod() const;
-    /// \return the RTT tolerance, ms
+    /// \return -tolerance, ms (DEFAULT_TOLERANCE_MS when not given)
     uint32_t GetToleranceMs() const;
+    /// \return whether -tolerance was given (the seed's reading defaults it to 5 ms otherwise)
+    bool IsToleranceSet() const;
     /// \return the record type of the domains' answers (A or AAAA)
     uint16_t GetDnsRecordType() const;
     /// \return -EDR
@@ -239,6 +246,7 @@ class GslbVserverConfig : public Object
     std::string m_serviceType{"HTTP"};              //!< service type
     std::string m_lbMethod;                         //!< LB method
     uint32_t m_tolerance{DEFAULT_TOLERANCE_MS};     //!< ms
+    bool m_toleranceSet{false};                     //!< -tolerance given
     uint16_t m_recordType{1};                       //!< A
     bool m_edr{false};                              //!< -EDR
     std::string m_file;                             //!< where added
@@ -313,12 +321,14 @@ class GslbParameterConfig : public Object
  *   [-publicPort <n>]; the site must exist.
  * - add gslb vserver <name> <serviceType> [-lbMethod M] [-tolerance ms] [-dnsRecordType A|AAAA]
  *   [-EDR ENABLED|DISABLED]; lbMethod default LEASTCONNECTION, one of GetLbMethods();
- *   tolerance default 5, 0..100; set gslb vserver <name> with -lbMethod, -tolerance, -EDR.
+ *   tolerance (the RTT selection window, GslbRttLb) default 0, 0..100; set gslb vserver
+ *   <name> with -lbMethod, -tolerance, -EDR.
  * - bind gslb vserver <name> -serviceName <svc> | -domainName <d> [-TTL s] [-backupIP ip];
  *   TTL default 5; unbind gslb vserver <name> -serviceName <svc> | -domainName <d>.
  * - set gslb parameter [-ldnsprobeOrder <kind>...] [-ldnsEntryTimeout s]
  *   [-mepKeepAliveTimeout s] [-rttTolerance ms]; kinds PING DNS TCP (1..3, distinct; default
- *   PING DNS TCP); defaults 180 s, 10 s, 5 ms.
+ *   PING DNS TCP); defaults 180 s, 10 s, 5 ms (-rttTolerance 1..100: the store-and-send gate
+ *   of RTT changes, GslbRttDatabase "Tolerance").
  * - The built-in monitors ldns-ping (LDNS-PING), ldns-dns (LDNS-DNS) and ldns-tcp (LDNS-TCP)
  *   exist without `add lb monitor`: they are put in the store by the first GSLB command (a
  *   `set lb monitor ldns-xxx <type> ...` puts the one it names, then sets it as `set lb monitor`

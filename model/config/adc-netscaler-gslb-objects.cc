@@ -246,6 +246,7 @@ GslbVserverConfig::SetToleranceMs(uint32_t ms)
                              " ms is out of range; allowed 0.." + std::to_string(MAX_TOLERANCE_MS));
     }
     m_tolerance = ms;
+    m_toleranceSet = true;
 }
 
 void
@@ -306,6 +307,12 @@ uint32_t
 GslbVserverConfig::GetToleranceMs() const
 {
     return m_tolerance;
+}
+
+bool
+GslbVserverConfig::IsToleranceSet() const
+{
+    return m_toleranceSet;
 }
 
 uint16_t
@@ -606,7 +613,8 @@ AdcNetScalerGslbCommands::CheckDomainConsistency(const std::vector<const AdcConf
                     std::to_string(it->second.second) + " ms in " +
                     at(it->second.first, GSLB_VSERVER, v->GetName(), "-tolerance") + " but " +
                     std::to_string(v->GetToleranceMs()) + " ms in " + here +
-                    "; the RTT tolerance must be the same across the GSLB domain");
+                    "; every site must choose alike (the same selection window across the "
+                    "GSLB domain)");
             }
         }
         const uint32_t rtt = GetParameter(*stores[i])->GetRttTolerance();

@@ -8,6 +8,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method-registry.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -81,10 +82,25 @@ GslbLdnsLb::RoundRobin(const std::string& reason)
 TypeId
 GslbRttLb::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::GslbRttLb")
-                            .SetParent<GslbLdnsLb>()
-                            .SetGroupName("Adc")
-                            .AddConstructor<GslbRttLb>();
+    static TypeId tid =
+        TypeId("ns3::GslbRttLb")
+            .SetParent<GslbLdnsLb>()
+            .SetGroupName("Adc")
+            .AddConstructor<GslbRttLb>()
+            .AddAttribute("Tolerance",
+                          "The GSLB vserver's -tolerance: the sites whose RTT is at most the "
+                          "lowest RTT plus this answer round robin (>= 0; NetScaler's default "
+                          "0, at most 100 ms).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&GslbRttLb::m_window),
+                          MakeTimeChecker())
+            .AddAttribute("RoundRobinWithinTolerance",
+                          "true: NetScaler's selection window (round robin among the sites "
+                          "within Tolerance); false: the seed's reading (the lowest RTT, ties "
+                          "to the lowest site index; Tolerance ignored).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&GslbRttLb::m_windowRoundRobin),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -159,14 +175,47 @@ GslbRttLb::DoSelect(const AdcLbContext& ctx)
             firstUp[it->second] = static_cast<int32_t>(i);
         }
     }
-    const int32_t best = m_db->GetBestSite(ctx.ldns, candidate);
-    if (best < 0)
+    if (!m_windowRoundRobin)
+    {
+        const int32_t best = m_db->GetBestSite(ctx.ldns, candidate);
+        if (best < 0)
+        {
+            return RoundRobin("no-rtt-round-robin");
+        }
+        m_lastReason = "rtt";
+        NS_LOG_INFO("LDNS " << ctx.ldns << ": site " << best << " has the lowest RTT");
+        return firstUp[best];
+    }
+    const std::vector<uint32_t> within = m_db->GetSitesWithin(ctx.ldns, candidate, m_window);
+    if (within.empty())
     {
         return RoundRobin("no-rtt-round-robin");
     }
     m_lastReason = "rtt";
-    NS_LOG_INFO("LDNS " << ctx.ldns << ": site " << best << " has the lowest RTT");
-    return firstUp[best];
+    if (within.size() == 1)
+    {
+        NS_LOG_INFO("LDNS " << ctx.ldns << ": site " << within[0] << " has the lowest RTT");
+        return firstUp[within[0]];
+    }
+    // Round robin among the window's sites: the first of their back-ends at or after the
+    // cursor (cyclically, in back-end order).
+    const uint32_t n = GetNBackends();
+    int32_t chosen = -1;
+    uint32_t bestDistance = n;
+    for (uint32_t site : within)
+    {
+        const auto b = static_cast<uint32_t>(firstUp[site]);
+        const uint32_t distance = (b + n - m_windowNext % n) % n;
+        if (distance < bestDistance)
+        {
+            bestDistance = distance;
+            chosen = firstUp[site];
+        }
+    }
+    m_windowNext = (static_cast<uint32_t>(chosen) + 1) % n;
+    NS_LOG_INFO("LDNS " << ctx.ldns << ": " << within.size() << " sites within "
+                        << m_window.As(Time::MS) << " of the lowest RTT; back-end " << chosen);
+    return chosen;
 }
 
 void

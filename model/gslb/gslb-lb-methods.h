@@ -64,10 +64,20 @@ class GslbLdnsLb : public AdcLbMethod
 /**
  * \ingroup adc
  * \brief RTT: dynamic round-trip time (NetScaler's `-lbMethod RTT`). Each back-end is a GSLB
- * service at a site; the choice is the up back-end at the site with the lowest known RTT to
- * the client's LDNS (GslbRttDatabase::GetBestSite over the sites that have an up back-end; the
- * lowest-index up back-end when the site has several). With no RTT known for the LDNS (an LDNS
- * seen for the first time), round robin over the up back-ends (GSLB-08).
+ * service at a site; the sites considered are those that have an up back-end, and the choice
+ * is among them by their known RTT to the client's LDNS (the first up back-end of the chosen
+ * site). With no RTT known for the LDNS (an LDNS seen for the first time), round robin over
+ * the up back-ends (GSLB-08).
+ *
+ * "Tolerance" is the GSLB vserver's -tolerance, a selection window. NetScaler's NITRO
+ * reference (setgslbvserver_tolerance): "The sites having the RTT value less than or equal to
+ * the sum of the lowest RTT and tolerance value are considered. NetScaler implements the round
+ * robin method of global server load balancing among these considered sites." So every site
+ * within lowest RTT + Tolerance (GslbRttDatabase::GetSitesWithin) answers in turn: one cursor
+ * per method, over the back-ends' indices, moved only by choices among two or more sites
+ * (sites tied at the lowest RTT share the answers even with Tolerance 0).
+ * "RoundRobinWithinTolerance" false is the seed's reading (the lowest RTT wins, ties to the
+ * lowest site index, GslbRttDatabase::GetBestSite; Tolerance ignored).
  *
  * GetLastReason: "rtt", "no-rtt-round-robin", or "no-ldns" (ctx.ldns is none; round robin).
  */
@@ -106,6 +116,9 @@ class GslbRttLb : public GslbLdnsLb
 
     Ptr<GslbRttDatabase> m_db;                //!< the RTT database
     std::map<std::string, uint32_t> m_siteOf; //!< back-end name -> site
+    Time m_window;                            //!< "Tolerance"
+    bool m_windowRoundRobin{true};            //!< "RoundRobinWithinTolerance"
+    uint32_t m_windowNext{0};                 //!< round-robin cursor within the window
 };
 
 /**

@@ -51,10 +51,10 @@ GslbRttDatabase::GetTypeId()
             .SetGroupName("Adc")
             .AddConstructor<GslbRttDatabase>()
             .AddAttribute("Tolerance",
-                          "RTT tolerance (NetScaler's GSLB parameter rtttolerance): a local "
-                          "measurement is stored and sent through MEP only when it differs from "
-                          "the stored value by more than this (>= 0; the seed's default 5 ms; "
-                          "must be the same across the GSLB domain).",
+                          "RTT tolerance (set gslb parameter -rttTolerance): a local measurement "
+                          "is stored and sent through MEP only when it differs from the stored "
+                          "value by more than this (>= 0; NetScaler's default 5 ms; must be the "
+                          "same across the GSLB domain).",
                           TimeValue(MilliSeconds(5)),
                           MakeTimeAccessor(&GslbRttDatabase::m_tolerance),
                           MakeTimeChecker())
@@ -521,6 +521,35 @@ GslbRttDatabase::GetBestSite(const AdcIpAddress& ldns, const std::vector<bool>& 
         }
     }
     return best;
+}
+
+std::vector<uint32_t>
+GslbRttDatabase::GetSitesWithin(const AdcIpAddress& ldns,
+                                const std::vector<bool>& candidate,
+                                Time window) const
+{
+    if (window.IsStrictlyNegative())
+    {
+        throw AdcConfigError("GslbRttDatabase: GetSitesWithin: window '" + MsText(window) +
+                             "' is negative; allowed 0 or more");
+    }
+    const int32_t best = GetBestSite(ldns, candidate); // checks the arguments
+    std::vector<uint32_t> out;
+    if (best < 0)
+    {
+        return out;
+    }
+    // Values are whole milliseconds: a window of w ms admits lowest + floor(w) ms.
+    const uint16_t* rtts = &m_rtt[Find(ldns) * m_siteNames.size()];
+    const int64_t limit = int64_t{rtts[best]} + window.GetNanoSeconds() / 1000000;
+    for (uint32_t s = 0; s < m_siteNames.size(); ++s)
+    {
+        if (candidate[s] && rtts[s] != kUnknown && int64_t{rtts[s]} <= limit)
+        {
+            out.push_back(s);
+        }
+    }
+    return out;
 }
 
 uint64_t

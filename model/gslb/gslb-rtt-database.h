@@ -25,12 +25,19 @@ namespace ns3
 /**
  * \ingroup adc
  * \brief Per LDNS, the RTT from every GSLB site: the site's own measurements (stored only when
- * they move by more than "Tolerance", the RTT tolerance of NetScaler's GSLB parameter
- * `rtttolerance`, default 5 ms) and the other sites' values received through MEP.
+ * they move by more than "Tolerance", NetScaler's `set gslb parameter -rttTolerance`, default
+ * 5 ms) and the other sites' values received through MEP.
+ *
+ * NetScaler's NITRO reference (setgslbparameter_rtttolerance): "If the difference between the
+ * old RTT value and the newly computed RTT value is less than or equal to the specified
+ * tolerance value, the LDNS entry in the network metric table is not updated with the new RTT
+ * value. Prevents the exchange of metrics when variations in RTT values are negligible."
+ * The GSLB vserver's own -tolerance is a different setting, a selection window (GetSitesWithin,
+ * GslbRttLb "Tolerance").
  *
  * Sites are indexed 0..N-1 in the order of the GSLB domain's site list (the same at every
  * site), so every site that holds the same values makes the same choice (GetBestSite: lowest
- * RTT, lowest site index on ties, GSLB-07).
+ * RTT, lowest site index on ties, GSLB-07; GetSitesWithin: every site within a window).
  *
  * Entries expire: an LDNS neither updated (a stored local value or any remote value) nor
  * touched (a query from it) for "EntryTimeout" (NetScaler's `ldnsentrytimeout`, 180 s) is gone:
@@ -117,6 +124,19 @@ class GslbRttDatabase : public Object
      * \return the site index, or -1 when no candidate has a known RTT
      */
     int32_t GetBestSite(const AdcIpAddress& ldns, const std::vector<bool>& candidate) const;
+
+    /**
+     * \brief The candidate sites whose known RTT to \p ldns is at most the lowest one plus
+     * \p window (NetScaler's GSLB vserver -tolerance: "The sites having the RTT value less than
+     * or equal to the sum of the lowest RTT and tolerance value are considered").
+     * \param ldns the LDNS
+     * \param candidate one flag per site (size GetNSites(); AdcConfigError otherwise)
+     * \param window the tolerance (negative is an AdcConfigError)
+     * \return the sites in index order; empty when no candidate has a known RTT
+     */
+    std::vector<uint32_t> GetSitesWithin(const AdcIpAddress& ldns,
+                                         const std::vector<bool>& candidate,
+                                         Time window) const;
 
     /// \return the number of entries held (expired ones not yet swept included)
     uint64_t GetNEntries() const;

@@ -9,8 +9,10 @@
 #include "adc-wire-bytes.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-text.h"
 
 #include <sstream>
+#include <utility>
 
 namespace ns3
 {
@@ -27,6 +29,26 @@ PutIpv4(std::vector<uint8_t>& out, Ipv4Address a)
     uint8_t b[4];
     a.Serialize(b);
     out.insert(out.end(), b, b + 4);
+}
+
+/// \param out bytes \param a an LDNS address appended as a little-endian u32 (the dissector
+/// reads `nstrace.mep.ldns.ip` with ENC_LITTLE_ENDIAN: 10.100.0.2 is 02 00 64 0a)
+void
+PutLdnsIpv4(std::vector<uint8_t>& out, Ipv4Address a)
+{
+    const uint32_t v = a.Get(); // host value: 10.100.0.2 is 0x0a640002
+    out.push_back(static_cast<uint8_t>(v & 0xFF));
+    out.push_back(static_cast<uint8_t>((v >> 8) & 0xFF));
+    out.push_back(static_cast<uint8_t>((v >> 16) & 0xFF));
+    out.push_back(static_cast<uint8_t>(v >> 24));
+}
+
+/// \param p 4 bytes written by PutLdnsIpv4 \return the LDNS address
+Ipv4Address
+GetLdnsIpv4(const uint8_t* p)
+{
+    return Ipv4Address(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                       uint32_t{p[3]} << 24);
 }
 
 /// \param offset byte offset \param what the message \return "AdcMepMessage: byte N: what"
@@ -77,6 +99,33 @@ bool
 AdcMepNetworkMetric::operator==(const AdcMepNetworkMetric& o) const
 {
     return ldns == o.ldns && rttMs == o.rttMs && hops == o.hops;
+}
+
+uint16_t
+AdcMepSiteMetric::ServiceTypeCode(const std::string& serviceType)
+{
+    static const std::vector<std::pair<std::string, uint16_t>> codes = {
+        {"HTTP", 0x00},
+        {"TCP", 0x02},
+        {"UDP", 0x03},
+        {"SSL_BRIDGE", 0x04},
+        {"ANY", 0x0d},
+        {"SSL", 0x0e},
+        {"SSL_TCP", 0x14},
+        {"SIP_UDP", 0x24},
+        {"RTSP", 0x28},
+    };
+    std::vector<std::string> names;
+    for (const auto& [name, code] : codes)
+    {
+        if (AdcText::EqualsNoCase(name, serviceType))
+        {
+            return code;
+        }
+        names.push_back(name);
+    }
+    throw AdcConfigError(std::string(kOwner) + "service type '" + serviceType +
+                         "' has no NSSVC code; allowed " + AdcConfigError::JoinAllowed(names));
 }
 
 bool
@@ -209,7 +258,7 @@ AdcMepMessage::Serialize() const
     AdcPutLe16(out, status);
     for (const auto& r : networkMetrics)
     {
-        PutIpv4(out, r.ldns);
+        PutLdnsIpv4(out, r.ldns);
         AdcPutLe16(out, r.rttMs);
         out.push_back(r.hops);
         out.push_back(0);
@@ -306,7 +355,7 @@ AdcMepMessage::Parse(const uint8_t* data, std::size_t size, std::string* error)
                 return fail(pad);
             }
             AdcMepNetworkMetric r;
-            r.ldns = Ipv4Address::Deserialize(data + at);
+            r.ldns = GetLdnsIpv4(data + at);
             r.rttMs = AdcGetLe16(data + at + 4);
             r.hops = data[at + 6];
             m.networkMetrics.push_back(r);

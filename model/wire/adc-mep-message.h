@@ -26,15 +26,19 @@ namespace ns3
  * \brief One network metric record of a NETWORK METRIC UPDATE: an LDNS and the sender's RTT
  * to it.
  *
- * Wire layout (8 bytes, the dissector's GSLIB_NET_MET_TABLE_SIZE): 0-3 LDNS IPv4 address in
- * network order, 4-5 RTT in milliseconds (u16 little endian, `nstrace.mep.mfu.roundTripTime`),
- * 6 hop count (`nstrace.mep.mfu.hops`), 7 pad (zero).
+ * Wire layout (8 bytes, the dissector's GSLIB_NET_MET_TABLE_SIZE): 0-3 LDNS IPv4 address as a
+ * little-endian 32-bit integer (10.100.0.2 is 02 00 64 0a), 4-5 RTT in milliseconds (u16
+ * little endian, `nstrace.mep.mfu.roundTripTime`), 6 hop count (`nstrace.mep.mfu.hops`), 7 pad
+ * (zero).
  *
- * Byte order of the address: the dissector labels the record "Network Metrics of a.b.c.d"
- * reading the 4 bytes in network order (as WIRE-NOTES says and as every other address of
- * MEP is sent), but adds the field `nstrace.mep.ldns.ip` with ENC_LITTLE_ENDIAN, so that
- * field shows the address byte-reversed (10.1.2.3 is shown as 3.2.1.10). This model sends
- * network order; the pcap test checks both readings.
+ * Byte order of the address, decided from Wireshark's packet-ns-mep.c (written by a Citrix
+ * engineer): the field `nstrace.mep.ldns.ip` (FT_IPv4) is added with ENC_LITTLE_ENDIAN, in
+ * NETWORK METRIC and PERSIST records alike, while every service address (`nstrace.mep.mfu.ip`,
+ * `nstrace.mep.adv.ip`, `persistenceGslbServIp`) is added with ENC_BIG_ENDIAN: the appliance
+ * sends the LDNS address as a host-order (little-endian) integer. Encoded so, the typed field
+ * shows the true address and `nstrace.mep.ldns.ip == 10.100.0.2` matches; only the record's
+ * label ("Network Metrics of ..."), which the dissector prints from the raw bytes in network
+ * order, shows it reversed (2.0.100.10).
  */
 struct AdcMepNetworkMetric
 {
@@ -74,6 +78,16 @@ struct AdcMepSiteMetric
 
     /// \param o another record \return true when every field is equal
     bool operator==(const AdcMepSiteMetric& o) const;
+
+    /**
+     * \brief The NSSVC_* code of a GSLB service type, as packet-ns-mep.c's ns_svc_type_vals
+     * names them (HTTP 0x00, TCP 0x02, UDP 0x03, SSL_BRIDGE 0x04, ANY 0x0d, SSL 0x0e, SSL_TCP
+     * 0x14, SIP_UDP 0x24, RTSP 0x28).
+     * \param serviceType one of AdcService::GetServiceTypes() (any case)
+     * \return its code
+     * \throws AdcConfigError naming the type and the allowed ones
+     */
+    static uint16_t ServiceTypeCode(const std::string& serviceType);
 };
 
 /**

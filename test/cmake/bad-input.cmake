@@ -68,7 +68,8 @@ set(_gslb_small "--duration=20 --regions=1 --clientsPerRegion=1 --methods=RTT --
 set(_extra_gslb-rtt
     "--refuse=www.gslb.example::--config=${_files}/gslb-other-domain"
     "--refuse=gslb-site-c.ns.conf::--config=${_files}/gslb-two-sites"
-    "--accept=--config=${_files}/gslb-no-newline ${_gslb_small}")
+    "--accept=--config=${_files}/gslb-no-newline ${_gslb_small}"
+    "--refuse=--probeOrder=DNS,PING,PONG: unknown name PONG::--probeOrder=DNS,PING,PONG")
 
 # The emulate-* programs are checked once they declare their options through the scaffold
 # (until then the checker skips them, status 77).
