@@ -11,13 +11,21 @@
  *   one-tier-URLHASH           no upper tier: the router balances over the lower tier
  *   two-tier-URLHASH-failure   a lower-tier appliance fails mid-run
  *
+ * Each run warms the caches up first: requests issued before --warmup (9 s: half-way) fill them,
+ * and the headline figures count only the requests issued in the measurement window after it (to
+ * --duration, 17 s, by default), each as its client saw it: a cache hit or miss by the
+ * response's X-Cache, a bypass without one, latency at the client (crd-compare-window.h).
+ *
  * Output in --outputDir, per variant V: requests-V.csv (one row per request: client, URL,
  * latency, outcome, the Via path with X-Cache), throughput-V.csv (aggregate client goodput per
- * interval), hitratio-V.csv (cache hits and misses per second), load-V.csv (requests per lower
- * appliance and per cache); then summary.csv (one row per variant) and pcap/ (one link of the
- * first variant, --pcapLink). ./adc run draws throughput.png, latency-cdf.png, outcomes.png,
- * hit-ratio.png and load.png from them.
+ * interval), hitratio-V.csv (per second of issue time, the clients' hits, misses, bypasses and
+ * failures: the warm-up shows as the climb), load-V.csv (per lower appliance and per cache, the
+ * window's requests it answered and their bytes); then summary.csv (one row per variant, its
+ * columns documented in main) and pcap/ (one link of the first variant, --pcapLink). ./adc run
+ * draws throughput.png, latency-cdf.png, outcomes.png, hit-ratio.png and load.png from them.
  */
+
+#include "crd-compare-window.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-experiment.h"
@@ -33,6 +41,7 @@
 #include "ns3/network-module.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -55,13 +64,15 @@ struct Settings
     uint32_t upper{2};
     uint32_t lower{4};
     uint32_t caches{3};
-    double duration{10};
+    double duration{17};
+    double warmup{-1}; //!< the window opens (s); before it requests fill the caches; -1: half-way
+    double window{-1}; //!< its length (s); -1: until the duration
     double rate{0.1};
     uint32_t objectSize{50000};
     double zipf{0.8};
-    uint32_t catalogue{2000};
+    uint32_t catalogue{1000};
     double cacheable{0.9};
-    uint64_t cacheCapacity{20000000};
+    uint64_t cacheCapacity{10000000};
     bool persistent{true};
     bool reuse{true};
     uint32_t origins{1};
@@ -137,89 +148,11 @@ ParseVariant(const std::string& text, const Settings& s)
     return v;
 }
 
-/// Cache hits and misses per second of simulated time.
-class HitCounter : public SimpleRefCount<HitCounter>
-{
-  public:
-    void Hit(const std::string&, const std::string&)
-    {
-        Bucket().first++;
-    }
-
-    void Miss(const std::string&, const std::string&)
-    {
-        Bucket().second++;
-    }
-
-    void Write(const std::string& file, double until) const
-    {
-        std::ofstream out(file);
-        out << "time_s,hits,misses,hit_ratio\n" << std::fixed << std::setprecision(4);
-        for (uint32_t sec = 0; sec < static_cast<uint32_t>(until); ++sec)
-        {
-            auto it = m_buckets.find(sec);
-            const uint64_t h = it == m_buckets.end() ? 0 : it->second.first;
-            const uint64_t m = it == m_buckets.end() ? 0 : it->second.second;
-            out << sec + 1 << ',' << h << ',' << m << ',' << (h + m ? double(h) / (h + m) : 0.0)
-                << '\n';
-        }
-    }
-
-    uint64_t Hits() const
-    {
-        uint64_t n = 0;
-        for (const auto& [sec, hm] : m_buckets)
-        {
-            n += hm.first;
-        }
-        return n;
-    }
-
-    uint64_t Misses() const
-    {
-        uint64_t n = 0;
-        for (const auto& [sec, hm] : m_buckets)
-        {
-            n += hm.second;
-        }
-        return n;
-    }
-
-    /// \brief Under MPI, make the counts every rank's (collective); no-op on one rank.
-    /// \param until the run's length (s)
-    void GatherRanks(double until)
-    {
-        const auto seconds = static_cast<uint32_t>(until);
-        std::vector<uint64_t> v(2 * seconds, 0);
-        for (const auto& [sec, hm] : m_buckets)
-        {
-            if (sec < seconds)
-            {
-                v[2 * sec] = hm.first;
-                v[2 * sec + 1] = hm.second;
-            }
-        }
-        AdcMpi::Sum(v);
-        m_buckets.clear();
-        for (uint32_t sec = 0; sec < seconds; ++sec)
-        {
-            if (v[2 * sec] + v[2 * sec + 1] > 0)
-            {
-                m_buckets[sec] = {v[2 * sec], v[2 * sec + 1]};
-            }
-        }
-    }
-
-  private:
-    std::pair<uint64_t, uint64_t>& Bucket()
-    {
-        return m_buckets[static_cast<uint32_t>(Simulator::Now().GetSeconds())];
-    }
-
-    std::map<uint32_t, std::pair<uint64_t, uint64_t>> m_buckets;
-};
-
-/// One row of summary.csv.
+/**
+ * One row of summary.csv (the columns are documented where it is written, in main). sent ..
+ * open_at_stop are the whole run's accounting; every other figure counts the requests issued
+ * inside the measurement window only, as their clients saw them (CrdCompareWindow).
+ */
 struct Summary
 {
     std::string variant;
@@ -227,12 +160,53 @@ struct Summary
     uint64_t completed{0};
     uint64_t failed{0};
     uint64_t openAtStop{0};
+    uint64_t windowRequests{0};
+    uint64_t hits{0};
+    uint64_t misses{0};
+    uint64_t bypasses{0};
+    uint64_t windowFailed{0};
     double hitRatio{0};
+    double byteHitRatio{0};
+    uint64_t originRequests{0};
+    uint64_t originBytes{0};
     double meanMs{0};
+    double p50Ms{0};
     double p95Ms{0};
+    double p99Ms{0};
     double goodputMbps{0};
     double maxLowerShare{0};
+    std::string failures;
 };
+
+/// \return the window's start (s): --warmup, or half-way through the requests (they start at 1 s)
+double
+WindowStart(const Settings& s)
+{
+    return s.warmup >= 0 ? s.warmup : (1 + s.duration) / 2;
+}
+
+/// \return the window's end (s): --warmup + --window, or --duration
+double
+WindowEnd(const Settings& s)
+{
+    return s.window > 0 ? WindowStart(s) + s.window : s.duration;
+}
+
+/// The origins' counters (requests received, response bytes sent), summed over every origin.
+std::array<uint64_t, 2>
+OriginCounters(const CrdTopology& topo)
+{
+    std::array<uint64_t, 2> c{0, 0};
+    for (const auto& app : topo.originApps)
+    {
+        if (AdcMpi::IsLocal(app->GetNode()))
+        {
+            c[0] += app->GetRequestsServed();
+            c[1] += app->GetBytesSent();
+        }
+    }
+    return c;
+}
 
 /// \return the topology of variant \p v, configured in C++ or from the ns.conf files given
 CrdTopology
@@ -316,15 +290,24 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     // Under MPI every rank built every application (same random streams as one process);
     // those of other ranks' nodes never start.
     AdcMpi::SilenceRemoteApplications();
-    Ptr<HitCounter> hits = Create<HitCounter>();
-    for (const auto& cache : topo.cacheApps)
+    // The headline figures: each request as its client saw it, those issued in the window.
+    const double windowEnd = WindowEnd(s);
+    Ptr<CrdCompareWindow> window =
+        Create<CrdCompareWindow>(WindowStart(s), windowEnd, topo.lowerNames, topo.cacheNames);
+    for (uint32_t i = 0; i < clients.GetN(); ++i)
     {
-        cache->TraceConnectWithoutContext("Hit", MakeCallback(&HitCounter::Hit, hits));
-        cache->TraceConnectWithoutContext("Miss", MakeCallback(&HitCounter::Miss, hits));
+        clients.Get(i)->TraceConnectWithoutContext(
+            "RequestDone",
+            MakeCallback(&CrdCompareWindow::Record, window));
     }
+    // What the origins answered in the window (their counters at its start and at its end).
+    std::array<uint64_t, 2> originAtStart{0, 0};
+    std::array<uint64_t, 2> originAtEnd{0, 0};
+    Simulator::Schedule(Seconds(WindowStart(s)), [&]() { originAtStart = OriginCounters(topo); });
+    Simulator::Schedule(Seconds(windowEnd), [&]() { originAtEnd = OriginCounters(topo); });
     if (v.failure)
     {
-        const double at = s.failAt > 0 ? s.failAt : s.duration / 2;
+        const double at = s.failAt > 0 ? s.failAt : (WindowStart(s) + windowEnd) / 2;
         CrdTopologyHelper::ScheduleLowerFailure(topo, s.failLower, Seconds(at));
     }
     if (withPcap)
@@ -363,54 +346,31 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     sum.completed = log->GetCompleted();
     sum.failed = log->GetFailed();
     sum.openAtStop = log->GetOpenAtStop();
-    hits->GatherRanks(s.duration + 10);
-    const uint64_t h = hits->Hits();
-    const uint64_t m = hits->Misses();
-    sum.hitRatio = h + m ? double(h) / (h + m) : 0;
-    sum.meanMs = log->GetMeanLatencyMs();
-    sum.p95Ms = log->GetLatencyPercentileMs(0.95);
-    // Counters of every rank (Sum is the identity on one): bytes the local clients received,
-    // requests per lower appliance and per cache (zero on ranks that do not simulate them).
-    std::vector<uint64_t> counts{0};
-    for (uint32_t i = 0; i < clients.GetN(); ++i)
-    {
-        if (AdcMpi::IsLocal(clients.Get(i)->GetNode()))
-        {
-            counts[0] += DynamicCast<AdcHttpClient>(clients.Get(i))->GetBytesReceived();
-        }
-    }
-    for (const auto& app : topo.lowerApps)
-    {
-        counts.push_back(AdcMpi::IsLocal(app->GetNode()) ? app->GetClientRequests() : 0);
-    }
-    for (const auto& app : topo.cacheApps)
-    {
-        counts.push_back(AdcMpi::IsLocal(app->GetNode()) ? app->GetRequestsServed() : 0);
-    }
-    AdcMpi::Sum(counts);
-    sum.goodputMbps = counts[0] * 8.0 / s.duration / 1e6;
-
-    uint64_t lowerTotal = 0;
-    uint64_t lowerMax = 0;
-    std::ostringstream load;
-    load << "variant,target,requests,bytes\n";
-    for (uint32_t j = 0; j < topo.lowerApps.size(); ++j)
-    {
-        const uint64_t n = counts[1 + j];
-        lowerTotal += n;
-        lowerMax = std::max(lowerMax, n);
-        load << v.name << ',' << topo.lowerNames[j] << ',' << n << ",0\n";
-    }
-    for (uint32_t c = 0; c < topo.cacheApps.size(); ++c)
-    {
-        load << v.name << ',' << topo.cacheNames[c] << ',' << counts[1 + topo.lowerApps.size() + c]
-             << ",0\n";
-    }
-    sum.maxLowerShare = lowerTotal ? double(lowerMax) / lowerTotal : 0;
+    window->GatherRanks(static_cast<uint32_t>(s.duration + 10));
+    std::vector<uint64_t> origin{originAtEnd[0] - originAtStart[0],
+                                 originAtEnd[1] - originAtStart[1]};
+    AdcMpi::Sum(origin);
+    sum.windowRequests = window->Requests();
+    sum.hits = window->Count(CrdClientView::HIT);
+    sum.misses = window->Count(CrdClientView::MISS);
+    sum.bypasses = window->Count(CrdClientView::BYPASS);
+    sum.windowFailed = window->Count(CrdClientView::FAILED);
+    sum.hitRatio = window->HitRatio();
+    sum.byteHitRatio = window->ByteHitRatio();
+    sum.originRequests = origin[0];
+    sum.originBytes = origin[1];
+    sum.meanMs = window->MeanMs();
+    sum.p50Ms = window->PercentileMs(0.50);
+    sum.p95Ms = window->PercentileMs(0.95);
+    sum.p99Ms = window->PercentileMs(0.99);
+    sum.goodputMbps = window->CompletedBytes() * 8.0 / (windowEnd - WindowStart(s)) / 1e6;
+    sum.maxLowerShare = window->MaxLowerShare();
+    sum.failures = window->Failures();
     if (AdcMpi::GetRank() == 0) // whole-run files: one writer
     {
-        std::ofstream(s.outputDir + "/load-" + v.name + ".csv") << load.str();
-        hits->Write(s.outputDir + "/hitratio-" + v.name + ".csv", s.duration + 10);
+        window->WriteLoad(s.outputDir + "/load-" + v.name + ".csv", v.name);
+        window->WritePerSecond(s.outputDir + "/hitratio-" + v.name + ".csv",
+                               static_cast<uint32_t>(s.duration + 10));
     }
 
     // No request is issued after the duration and each ends within its 8 s timeout, 1 s
@@ -533,9 +493,36 @@ main(int argc, char* argv[])
     exp.Add("upper", "upper-tier appliances in two-tier variants", s.upper).Min(1).Max(64);
     exp.Add("lower", "lower-tier appliances", s.lower).Min(1).Max(64);
     exp.Add("caches", "cache servers", s.caches).Min(1).Max(64);
-    exp.Add("duration", "seconds during which clients issue requests", s.duration)
+    exp.Add("duration",
+            "simulated time (s) until which clients issue requests (they start at 1 s)",
+            s.duration)
         .Above(0)
         .Max(86400);
+    exp.Add("warmup",
+            "simulated time (s) at which the measurement window opens: requests issued before "
+            "it only fill the caches (the hit ratio per second climbs, hitratio-V.csv) and count "
+            "in no figure of summary.csv or load-V.csv (0 or below 1: no warm-up)",
+            s.warmup)
+        .Min(0)
+        .Special(-1, "half-way through the requests, (1 + --duration) / 2: 9 s by default");
+    exp.Less("warmup", "duration");
+    exp.Add("window",
+            "length (s) of the measurement window from --warmup: summary.csv and load-V.csv "
+            "count the requests issued in [warmup, warmup + window), as their clients saw "
+            "them; it must end by --duration",
+            s.window)
+        .Above(0)
+        .Special(-1, "until --duration");
+    exp.AddCheck([&s, &exp]() {
+        if (s.window > 0 && WindowStart(s) + s.window > s.duration + 1e-9)
+        {
+            std::ostringstream end;
+            end << WindowStart(s) + s.window;
+            exp.Refuse("window",
+                       "the window [--warmup, --warmup + --window) must end by --duration (" +
+                           exp.Get("duration").GetText() + "); it ends at " + end.str());
+        }
+    });
     exp.Add("rate", "requests per second per client (Poisson)", s.rate).Above(0).Max(1000);
     exp.Add("objectSize", "object size in bytes", s.objectSize).Max(1e8);
     exp.Add("zipf", "Zipf exponent of object popularity (0: uniform)", s.zipf).Min(0).Max(10);
@@ -571,7 +558,9 @@ main(int argc, char* argv[])
                            " (an index below --lower=" + exp.Get("lower").GetText() + ")");
         }
     });
-    exp.Add("failAt", "when it fails (s)", s.failAt).Above(0).Special(-1, "half the duration");
+    exp.Add("failAt", "when it fails (s)", s.failAt)
+        .Above(0)
+        .Special(-1, "the middle of the measurement window");
     exp.Less("failAt", "duration");
     exp.Add("pcapLink",
             "link to capture in the first variant (e.g. router-origin, switch-CRS1, "
@@ -651,15 +640,37 @@ main(int argc, char* argv[])
         {
             return 0;
         }
+        // summary.csv, one row per variant. sent, completed, failed, open_at_stop: the whole
+        // run's request accounting (every request issued ends once). The others count only the
+        // requests issued in the measurement window [--warmup, window end), each as its client
+        // saw it (the response it received):
+        //   window_requests  requests issued in the window (= hits + misses + bypasses +
+        //                    window_failed)
+        //   hits, misses     completed with X-Cache HIT / MISS (a cache answered)
+        //   bypasses         completed without X-Cache (the lower tier sent it past the caches)
+        //   window_failed    no complete response (failed, or open when the clients stopped)
+        //   hit_ratio        hits / (hits + misses): the request hit ratio of the caches
+        //   byte_hit_ratio   response bytes of hits / response bytes of hits and misses
+        //   origin_requests  requests the origin servers answered during the window, and
+        //   origin_bytes     the response bytes they sent (their counters at its start and end)
+        //   mean_ms, p50_ms, p95_ms, p99_ms  latency at the client (request issued to response
+        //                    complete) of the window's completed requests; nearest rank
+        //   goodput_mbps     response bytes of the window's completed requests x 8 / its length
+        //   max_lower_share  the largest share of those requests one lower appliance answered
+        //   failures         the window's failures by reason, "reason:n;..." ("none")
         std::ofstream out(s.outputDir + "/summary.csv");
-        out << "variant,sent,completed,failed,open_at_stop,hit_ratio,mean_ms,p95_ms,"
-               "goodput_mbps,max_lower_share\n"
+        out << "variant,sent,completed,failed,open_at_stop,window_requests,hits,misses,"
+               "bypasses,window_failed,hit_ratio,byte_hit_ratio,origin_requests,origin_bytes,"
+               "mean_ms,p50_ms,p95_ms,p99_ms,goodput_mbps,max_lower_share,failures\n"
             << std::fixed << std::setprecision(3);
         for (const auto& r : rows)
         {
             out << r.variant << ',' << r.sent << ',' << r.completed << ',' << r.failed << ','
-                << r.openAtStop << ',' << r.hitRatio << ',' << r.meanMs << ',' << r.p95Ms << ','
-                << r.goodputMbps << ',' << r.maxLowerShare << '\n';
+                << r.openAtStop << ',' << r.windowRequests << ',' << r.hits << ',' << r.misses
+                << ',' << r.bypasses << ',' << r.windowFailed << ',' << r.hitRatio << ','
+                << r.byteHitRatio << ',' << r.originRequests << ',' << r.originBytes << ','
+                << r.meanMs << ',' << r.p50Ms << ',' << r.p95Ms << ',' << r.p99Ms << ','
+                << r.goodputMbps << ',' << r.maxLowerShare << ',' << r.failures << '\n';
         }
         return 0;
     });
