@@ -31,6 +31,7 @@
 #include "ns3/adc-experiment.h"
 #include "ns3/adc-http-client.h"
 #include "ns3/adc-http-helper.h"
+#include "ns3/adc-lb-method-registry.h"
 #include "ns3/adc-mpi.h"
 #include "ns3/adc-request-log.h"
 #include "ns3/adc-throughput-sampler.h"
@@ -111,20 +112,18 @@ struct Variant
     bool failure;
 };
 
-/// The lower tier's cache methods a variant may name.
-const std::vector<std::string> kCacheMethods{"ROUNDROBIN",
-                                             "LEASTCONNECTION",
-                                             "URLHASH",
-                                             "DESTINATIONIPHASH"};
-
-/// \return every variant name: {two,one}-tier-METHOD[-failure]
+/// \return every variant name: {two,one}-tier-METHOD[-failure], METHOD any of the registry's
+/// cache-selection methods (a method registered with CACHE_SELECTION is a variant with no edit
+/// here)
 std::vector<std::string>
 VariantNames()
 {
     std::vector<std::string> names;
     for (const char* tiers : {"two-tier-", "one-tier-"})
     {
-        for (const std::string& method : kCacheMethods)
+        for (const std::string& method :
+             AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::NETSCALER,
+                                           AdcLbMethodRegistry::CACHE_SELECTION))
         {
             names.push_back(tiers + method);
             names.push_back(tiers + method + "-failure");
@@ -296,9 +295,8 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
         Create<CrdCompareWindow>(WindowStart(s), windowEnd, topo.lowerNames, topo.cacheNames);
     for (uint32_t i = 0; i < clients.GetN(); ++i)
     {
-        clients.Get(i)->TraceConnectWithoutContext(
-            "RequestDone",
-            MakeCallback(&CrdCompareWindow::Record, window));
+        clients.Get(i)->TraceConnectWithoutContext("RequestDone",
+                                                   MakeCallback(&CrdCompareWindow::Record, window));
     }
     // What the origins answered in the window (their counters at its start and at its end).
     std::array<uint64_t, 2> originAtStart{0, 0};
@@ -541,8 +539,9 @@ main(int argc, char* argv[])
         .Min(1)
         .Max(64);
     exp.AddList("variants",
-                "comma-separated: {two,one}-tier-{ROUNDROBIN,LEASTCONNECTION,URLHASH,"
-                "DESTINATIONIPHASH}[-failure] (with --configDir or --lowerConfig: by default "
+                "comma-separated: {two,one}-tier-METHOD[-failure], METHOD a cache-selection "
+                "method of the registry (built in: ROUNDROBIN, LEASTCONNECTION, URLHASH, "
+                "DESTINATIONIPHASH) (with --configDir or --lowerConfig: by default "
                 "the one variant the files configure, named from them; a variant they "
                 "contradict is refused)",
                 s.variants)
