@@ -101,8 +101,7 @@ class CrdCompareWindow : public SimpleRefCount<CrdCompareWindow>
         ++m_count[static_cast<int>(view)];
         if (view == CrdClientView::FAILED)
         {
-            ++m_failures[r.outcome == AdcRequestOutcome::OPEN_AT_STOP ? "open-at-stop"
-                                                                       : r.reason];
+            ++m_failures[r.outcome == AdcRequestOutcome::OPEN_AT_STOP ? "open-at-stop" : r.reason];
             return;
         }
         m_bytes[static_cast<int>(view)] += r.responseBytes;
@@ -326,8 +325,8 @@ class CrdCompareWindow : public SimpleRefCount<CrdCompareWindow>
             const std::array<uint64_t, 4> c =
                 it == m_perSecond.end() ? std::array<uint64_t, 4>{} : it->second;
             out << s + 1 << ',' << c[0] << ',' << c[1] << ','
-                << (c[0] + c[1] ? double(c[0]) / (c[0] + c[1]) : 0.0) << ',' << c[2] << ','
-                << c[3] << ',' << (s >= m_start && s + 1 <= m_end ? 1 : 0) << '\n';
+                << (c[0] + c[1] ? double(c[0]) / (c[0] + c[1]) : 0.0) << ',' << c[2] << ',' << c[3]
+                << ',' << (s >= m_start && s + 1 <= m_end ? 1 : 0) << '\n';
         }
     }
 

@@ -655,8 +655,7 @@ main(int argc, char* argv[])
             "daemon's addresses; the session's peer)",
             o.hostAddress);
     exp.Add("transport", "the session's transport", o.transport).OneOf({"ipv4", "ipv6"});
-    exp.Add("routerId", "BGP identifier (default: the MUX's IPv4 address)", o.routerId)
-        .Optional();
+    exp.Add("routerId", "BGP identifier (default: the MUX's IPv4 address)", o.routerId).Optional();
     exp.Add("localAs", "the MUX's AS: 1..4294967295 or asdot X.Y", o.localAs);
     exp.Add("peerAs", "the daemon's AS: 1..4294967295 or asdot X.Y", o.peerAs);
     exp.Add("vips",
@@ -668,8 +667,7 @@ main(int argc, char* argv[])
     exp.Add("connectRetry", "ConnectRetry time (s, >= 1)", o.connectRetry);
     exp.Add("passive", "true: wait for the daemon's connection; false: connect too", o.passive)
         .OneOf({"true", "false", "1", "0"});
-    exp.Add("withdrawAt", "withdraw VIPs: VIP@SECONDS,... (e.g. 198.51.100.10/32@10)",
-            o.withdrawAt)
+    exp.Add("withdrawAt", "withdraw VIPs: VIP@SECONDS,... (e.g. 198.51.100.10/32@10)", o.withdrawAt)
         .Optional();
     exp.Add("haltAt",
             "the MUX stops dead at this time (s), as a failed MUX: the daemon's hold timer must "

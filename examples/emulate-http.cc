@@ -66,16 +66,16 @@ bind cs vserver CS-1 -policyName pol-canary -priority 100
 /// Command-line settings.
 struct Settings
 {
-    std::string target{"HALF_NAT"};    //!< DSR, HALF_NAT, FULL_NAT or CS
-    std::string tap{"adc-http0"};      //!< tap name
-    std::string hostAddress{"192.0.2.1"}; //!< host side (/24)
-    std::string simAddress{"192.0.2.2"};  //!< simulated side (/24)
+    std::string target{"HALF_NAT"};          //!< DSR, HALF_NAT, FULL_NAT or CS
+    std::string tap{"adc-http0"};            //!< tap name
+    std::string hostAddress{"192.0.2.1"};    //!< host side (/24)
+    std::string simAddress{"192.0.2.2"};     //!< simulated side (/24)
     std::string persistence{"COOKIEINSERT"}; //!< CS persistence type
-    uint32_t timeout{2};               //!< CS persistence timeout (minutes; 0: session cookie)
-    uint32_t canary{50};               //!< CS: percent of new sessions sent to v2
-    uint32_t objectSize{2000};         //!< response body bytes
-    double duration{0};                //!< seconds (0: until Ctrl-C)
-    bool allowHostInterfaces{false};   //!< add the tap to a namespace with other interfaces
+    uint32_t timeout{2};             //!< CS persistence timeout (minutes; 0: session cookie)
+    uint32_t canary{50};             //!< CS: percent of new sessions sent to v2
+    uint32_t objectSize{2000};       //!< response body bytes
+    double duration{0};              //!< seconds (0: until Ctrl-C)
+    bool allowHostInterfaces{false}; //!< add the tap to a namespace with other interfaces
     std::string outputDir{"results/emulate-http"}; //!< output folder
 };
 
@@ -203,9 +203,8 @@ BuildCs(const Settings& s, AccessLog* log, AdcEmulationHelper& emu, CsWorld& w)
         srv->SetAttribute("ServerName", StringValue(services[j]->GetName()));
         srv->SetAttribute("AppVersion", StringValue(version[services[j]->GetName()]));
         srv->SetAttribute("ObjectSize", UintegerValue(s.objectSize));
-        srv->TraceConnectWithoutContext(
-            "AccessLog",
-            MakeBoundCallback(&OnAccess, log, services[j]->GetName()));
+        srv->TraceConnectWithoutContext("AccessLog",
+                                        MakeBoundCallback(&OnAccess, log, services[j]->GetName()));
         servers.Get(j)->AddApplication(srv);
     }
     w.cs = CsHelper::Install(appliance, store, "CS-1");
@@ -229,11 +228,9 @@ int
 RunEmulation(const Settings& s)
 {
     AccessLog log;
-    log.csv = std::make_unique<AdcCsvWriter>(s.outputDir + "/access.csv",
-                                             std::vector<std::string>{"server",
-                                                                      "peer_ip",
-                                                                      "url",
-                                                                      "time_s"});
+    log.csv = std::make_unique<AdcCsvWriter>(
+        s.outputDir + "/access.csv",
+        std::vector<std::string>{"server", "peer_ip", "url", "time_s"});
     AdcEmulationHelper emu;
     emu.SetTapName(s.tap);
     emu.SetAllowHostInterfaces(s.allowHostInterfaces);
@@ -267,8 +264,8 @@ RunEmulation(const Settings& s)
     std::cout << std::endl;
     Simulator::Run();
     Simulator::Destroy();
-    std::cout << "emulate-http: stopped; requests the servers saw: " << s.outputDir
-              << "/access.csv" << std::endl;
+    std::cout << "emulate-http: stopped; requests the servers saw: " << s.outputDir << "/access.csv"
+              << std::endl;
     return 0;
 }
 

@@ -327,10 +327,9 @@ TEST_P(IlbConnectionStoreTimeWait, ALaterConnectionOnTheSameFiveTupleOutlivesThe
     store->SetCompactIpv4(compact);
     store->AddRule(6, 1, Seconds(120));
     std::vector<Time> ended;
-    store->SetEndedCallback(
-        [&ended](uint32_t, uint32_t, const AdcFlowKey&, const AdcFlowKey&) {
-            ended.push_back(Now());
-        });
+    store->SetEndedCallback([&ended](uint32_t, uint32_t, const AdcFlowKey&, const AdcFlowKey&) {
+        ended.push_back(Now());
+    });
     const AdcFlowKey o = Client(1, 6);
     const AdcFlowKey x = FullNat(1, 6);
     IlbConnectionStore::Flow f;

@@ -75,12 +75,14 @@ TEST_F(IlbScenario, TheStickyExpiryRunsFromTheLastReferenceAndTheCleanupRemovesT
     EchoServer(t.servers.Get(0), 53);
     EchoServer(t.servers.Get(1), 53);
     Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1)); // one request, one reply, ~1 s
+
     struct Seen
     {
         uint32_t entries{0};
         uint32_t refs{0};
         uint32_t conns{0};
     };
+
     std::map<double, Seen> seen;
     for (double at : {14.9, 15.1, 29.9, 30.1})
     {

@@ -275,8 +275,11 @@ AdcEmulationHelper::Install(Ptr<Node> node) const
         if (!others.empty())
         {
             throw AdcConfigError(
-                "AdcEmulationHelper: tap '" + tap + "': this network namespace has interfaces "
-                "other than lo (" + others + "): run in a namespace of its own (./adc emulate, "
+                "AdcEmulationHelper: tap '" + tap +
+                "': this network namespace has interfaces "
+                "other than lo (" +
+                others +
+                "): run in a namespace of its own (./adc emulate, "
                 "or `unshare --net` as root), or allow it explicitly (SetAllowHostInterfaces; "
                 "the programs' --allowHostInterfaces=1)");
         }

@@ -133,12 +133,13 @@ class AdcEmulationHelper
     Ptr<NetDevice> Install(Ptr<Node> node) const;
 
   private:
-    std::string m_tapName{"adc-tap0"};                         //!< interface name
-    Ipv4Address m_hostAddress{Ipv4Address::GetAny()};          //!< host IPv4 (any: none)
-    Ipv4Mask m_hostMask{Ipv4Mask::GetZero()};                  //!< its mask
-    std::vector<std::pair<Ipv6Address, Ipv6Prefix>> m_host6;   //!< host IPv6 addresses
-    uint16_t m_mtu{1500};                                      //!< MTU
-    bool m_allowHostInterfaces{false};                         //!< see SetAllowHostInterfaces
+    std::string m_tapName{"adc-tap0"};                       //!< interface name
+    Ipv4Address m_hostAddress{Ipv4Address::GetAny()};        //!< host IPv4 (any: none)
+    Ipv4Mask m_hostMask{Ipv4Mask::GetZero()};                //!< its mask
+    std::vector<std::pair<Ipv6Address, Ipv6Prefix>> m_host6; //!< host IPv6 addresses
+    uint16_t m_mtu{1500};                                    //!< MTU
+    bool m_allowHostInterfaces{false};                       //!< see SetAllowHostInterfaces
+
     /// An IPv4 host route: network, mask, gateway.
     struct Route4
     {

@@ -199,6 +199,5 @@ CheckGlobalArgument(const std::string& name, const std::string& value, const std
     TryValue(who, checker, [&]() { return Config::SetGlobalFailSafe(name, StringValue(value)); });
 }
 
-
 } // namespace adcexperiment
 } // namespace ns3

@@ -4,9 +4,8 @@
 
 #include "crd-topology.h"
 
-#include "ns3/adc-stack-helper.h"
-
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/csma-net-device.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/node-list.h"

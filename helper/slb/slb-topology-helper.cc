@@ -4,12 +4,11 @@
 
 #include "slb-topology-helper.h"
 
-#include "ns3/adc-stack-helper.h"
-
 #include "ns3/adc-bgp-speaker.h"
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-ecmp-routing.h"
 #include "ns3/adc-ecmp-routing6.h"
+#include "ns3/adc-stack-helper.h"
 #include "ns3/adc-text.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"

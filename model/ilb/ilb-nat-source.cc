@@ -338,11 +338,10 @@ IlbStickyTable::Cleanup(Time now)
     {
         std::vector<Entry>& list = it->second;
         const std::size_t before = list.size();
-        list.erase(std::remove_if(list.begin(),
-                                  list.end(),
-                                  [now](const Entry& e) {
-                                      return e.refs == 0 && e.atime < now - e.expiry;
-                                  }),
+        list.erase(std::remove_if(
+                       list.begin(),
+                       list.end(),
+                       [now](const Entry& e) { return e.refs == 0 && e.atime < now - e.expiry; }),
                    list.end());
         removed += static_cast<uint32_t>(before - list.size());
         it = list.empty() ? m_entries.erase(it) : std::next(it);

@@ -77,8 +77,8 @@ AdcLbKey::DestinationIp(const AdcLbContext& ctx, uint64_t seed)
 uint64_t
 AdcLbKey::Flow(const AdcLbContext& ctx, uint64_t seed)
 {
-    const uint64_t ports = (uint64_t{ctx.flow.srcPort} << 24) |
-                           (uint64_t{ctx.flow.dstPort} << 8) | ctx.flow.protocol;
+    const uint64_t ports =
+        (uint64_t{ctx.flow.srcPort} << 24) | (uint64_t{ctx.flow.dstPort} << 8) | ctx.flow.protocol;
     return Combine(SourceIpVip(ctx, seed), ports);
 }
 
