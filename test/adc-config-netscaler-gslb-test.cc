@@ -471,7 +471,7 @@ TEST(AdcConfigNetScalerGslbExamples, ThreeSitesReadAndAgree)
 TEST(AdcConfigNetScalerGslbExamples, EditedToleranceIsReported)
 {
     const std::string text = Slurp(adctest::ExamplesDir() / "gslb-site-b.ns.conf");
-    const std::string from = "-lbMethod RTT -tolerance 0";
+    const std::string from = "-lbMethod RTT -tolerance 5";
     ASSERT_NE(text.find(from), std::string::npos);
     std::string edited = text;
     edited.replace(edited.find(from), from.size(), "-lbMethod RTT -tolerance 12");
@@ -486,7 +486,7 @@ TEST(AdcConfigNetScalerGslbExamples, EditedToleranceIsReported)
                                    {"site-a.conf", "edited-b.ns.conf", "site-c.conf"});
     ASSERT_EQ(messages.size(), 1U); // b differs from a; c agrees with a
     EXPECT_TRUE(
-        HasAll(messages[0], {"gslb-web", "0 ms", "12 ms", "site-a.conf", "edited-b.ns.conf"}))
+        HasAll(messages[0], {"gslb-web", "5 ms", "12 ms", "site-a.conf", "edited-b.ns.conf"}))
         << messages[0];
 
     // The GSLB parameter's -rttTolerance is compared too.

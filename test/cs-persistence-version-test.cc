@@ -26,6 +26,7 @@
 using namespace ns3;
 using namespace ns3::adctest;
 using ns3::cstest::CsVirtualServerTest;
+using ns3::cstest::NscValue;
 
 namespace
 {
@@ -34,19 +35,6 @@ const std::string kCookieLb1 = "NSC_DT-1MC1"; // "CS-1" -> "DT-1", "LB1" -> "MC1
 const std::string kCookieLb2 = "NSC_DT-1MC2"; // "LB2" -> "MC2"
 /// RFC 6265 3.1 deletion: an Expires in the past (the Unix epoch) on the same name and path.
 const std::string kDeleted = "Expires=Thu, 01 Jan 1970 00:00:00 GMT";
-
-/// \return the NSC_ value NetScaler writes for \p ip : \p port (public decoder's format)
-std::string
-NscValue(Ipv4Address ip, uint16_t port)
-{
-    char buf[64];
-    std::snprintf(buf,
-                  sizeof buf,
-                  "ffffffff%08x45525d5f4f58455e445a4a42%04x",
-                  ip.Get() ^ 0x03081e11U,
-                  static_cast<unsigned>(port ^ 0x3630U));
-    return buf;
-}
 
 /// \param cookie a Cookie header value ("" for none) \return a GET request
 std::string

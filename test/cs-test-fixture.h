@@ -19,6 +19,7 @@
 #include "ns3/cs-policy.h"
 #include "ns3/cs-virtual-server.h"
 
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
@@ -203,6 +204,20 @@ class CsVirtualServerTest : public ::testing::Test
     std::vector<Decision> decisions;        //!< "Decision"
     std::vector<PersistenceEvent> events;   //!< "Persistence"
 };
+
+/// \param ip a service's address \param port its port \return the NSC_ value NetScaler writes:
+/// "ffffffff", IP XOR 0x03081e11, a constant 24 hex digits, port XOR 0x3630 (public decoder)
+inline std::string
+NscValue(Ipv4Address ip, uint16_t port)
+{
+    char buf[64];
+    std::snprintf(buf,
+                  sizeof buf,
+                  "ffffffff%08x45525d5f4f58455e445a4a42%04x",
+                  ip.Get() ^ 0x03081e11U,
+                  static_cast<unsigned>(port ^ 0x3630U));
+    return buf;
+}
 
 } // namespace cstest
 } // namespace ns3

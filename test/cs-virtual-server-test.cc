@@ -18,6 +18,7 @@
 using namespace ns3;
 using namespace ns3::adctest;
 using ns3::cstest::CsVirtualServerTest;
+using ns3::cstest::NscValue;
 
 namespace
 {
@@ -25,20 +26,6 @@ namespace
 /// NetScaler's vid_str: the name with every letter shifted by one (catalyst256 decoder's
 /// inverse), written out here for the names the tests use.
 const std::string kCookieLb1 = "NSC_DT-1MC1"; // "CS-1" -> "DT-1", "LB1" -> "MC1"
-
-/// \param ip a service's address \param port its port \return the NSC_ value NetScaler writes:
-/// "ffffffff", IP XOR 0x03081e11, a constant 24 hex digits, port XOR 0x3630 (public decoder)
-std::string
-NscValue(Ipv4Address ip, uint16_t port)
-{
-    char buf[64];
-    std::snprintf(buf,
-                  sizeof buf,
-                  "ffffffff%08x45525d5f4f58455e445a4a42%04x",
-                  ip.Get() ^ 0x03081e11U,
-                  static_cast<unsigned>(port ^ 0x3630U));
-    return buf;
-}
 
 } // namespace
 
