@@ -104,6 +104,29 @@ SetDefaultRoute(Ptr<Node> host, Ipv4Address gateway)
     routing->SetDefaultRoute(gateway, 1);
 }
 
+/// Take every interface of \p host up or down; back up, its default route via \p gateway
+/// again (ns-3's static routing drops the routes of an interface that goes down).
+void
+SetHostUp(Ptr<Node> host, bool up, Ipv4Address gateway)
+{
+    Ptr<Ipv4> ip = host->GetObject<Ipv4>();
+    for (uint32_t i = 1; i < ip->GetNInterfaces(); ++i)
+    {
+        if (up)
+        {
+            ip->SetUp(i);
+        }
+        else
+        {
+            ip->SetDown(i);
+        }
+    }
+    if (up)
+    {
+        SetDefaultRoute(host, gateway);
+    }
+}
+
 } // namespace
 
 uint32_t
@@ -637,49 +660,15 @@ GslbTopologyHelper::ChangeWanDelay(GslbTopology& t, uint32_t region, uint32_t si
 void
 GslbTopologyHelper::SetSiteUp(GslbTopology& t, uint32_t site, bool up)
 {
-    for (Ptr<Node> n : {t.appliances.Get(site), t.servers.Get(site)})
-    {
-        Ptr<Ipv4> ip = n->GetObject<Ipv4>();
-        for (uint32_t i = 1; i < ip->GetNInterfaces(); ++i)
-        {
-            if (up)
-            {
-                ip->SetUp(i);
-            }
-            else
-            {
-                ip->SetDown(i);
-            }
-        }
-    }
-    if (up)
-    {
-        // ns-3's static routing drops the routes of an interface that goes down.
-        SetDefaultRoute(t.appliances.Get(site), SiteGateway(site));
-        SetDefaultRoute(t.servers.Get(site), SiteGateway(site));
-    }
+    SetHostUp(t.appliances.Get(site), up, SiteGateway(site));
+    SetHostUp(t.servers.Get(site), up, SiteGateway(site));
     t.siteUp.at(site) = up;
 }
 
 void
 GslbTopologyHelper::SetServerUp(GslbTopology& t, uint32_t site, bool up)
 {
-    Ptr<Ipv4> ip = t.servers.Get(site)->GetObject<Ipv4>();
-    for (uint32_t i = 1; i < ip->GetNInterfaces(); ++i)
-    {
-        if (up)
-        {
-            ip->SetUp(i);
-        }
-        else
-        {
-            ip->SetDown(i);
-        }
-    }
-    if (up)
-    {
-        SetDefaultRoute(t.servers.Get(site), SiteGateway(site));
-    }
+    SetHostUp(t.servers.Get(site), up, SiteGateway(site));
 }
 
 void
