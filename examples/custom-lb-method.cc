@@ -70,14 +70,14 @@ RunOne(const std::string& method, uint32_t clientsPerNet, double duration, doubl
     h->GetIspHelper()->SetAttribute("NumAccessNetworks", UintegerValue(4));
     h->GetIspHelper()->SetAttribute("ClientsPerAccessNetwork", UintegerValue(clientsPerNet));
     h->SetAttribute("CacheLbMethod", StringValue(method));
-    h->SetAttribute("CacheCapacity", UintegerValue(100));
+    h->SetAttribute("CacheCapacity", UintegerValue(100 * 10240)); // 100 objects of 10 kB
     CrdTopology topo = h->Build();
     std::vector<Ptr<AdcHttpClient>> clients;
     for (uint32_t i = 0; i < topo.isp.GetNClients(); ++i)
     {
         Ptr<AdcHttpClient> c = CreateObject<AdcHttpClient>();
         c->SetAttribute("Remote", AddressValue(InetSocketAddress(topo.originAddress, 80)));
-        c->SetAttribute("CatalogueSize", UintegerValue(2000));
+        c->SetAttribute("CatalogueSize", UintegerValue(1000));
         c->SetAttribute("ZipfExponent", DoubleValue(zipf));
         c->SetAttribute("CacheableFraction", DoubleValue(1.0));
         c->SetAttribute("RequestStopTime", TimeValue(Seconds(duration)));
