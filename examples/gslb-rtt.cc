@@ -484,6 +484,12 @@ main(int argc, char* argv[])
     });
     exp.UseMpi(); // under mpirun with several ranks: ns-3's MPI engine
     return exp.Run(argc, argv, [&s, &exp]() {
+        if (s.pcap)
+        {
+            // A pcap shows real IPv4, UDP and TCP checksums (ns-3 writes zeros without this),
+            // as Wireshark validates them; nothing the simulation decides depends on them.
+            GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+        }
         if (!s.config.empty())
         {
             CheckSiteFiles(exp, s);
