@@ -437,6 +437,23 @@ class SlbHostSwitchTest : public ::testing::TestWithParam<bool>
         return Bytes(p);
     }
 
+    /// The router R sends the VIP to the MUX X (its inner interface, R's interface 3).
+    void RouteVipToMux()
+    {
+        if (m_v6)
+        {
+            Ipv6StaticRoutingHelper()
+                .GetStaticRouting(m_r->GetObject<Ipv6>())
+                ->AddHostRouteTo(m_vip.GetIpv6(), m_muxInner.GetIpv6(), 3);
+        }
+        else
+        {
+            Ipv4StaticRoutingHelper()
+                .GetStaticRouting(m_r->GetObject<Ipv4>())
+                ->AddHostRouteTo(m_vip.GetIpv4(), m_muxInner.GetIpv4(), 3);
+        }
+    }
+
     /// \p vm sends the datagram \p d (IP header included in \p d, removed here) at \p at
     void VmSends(Ptr<Node> vm, Ptr<const Packet> d, Time at)
     {
@@ -673,18 +690,7 @@ TEST_P(SlbHostSwitchTest, MalformedVxlanIsDroppedWithEachReasonAndCounted)
 TEST_P(SlbHostSwitchTest, FastpathSendsLaterPacketsStraightToTheDipHost)
 {
     // R sends the VIP to the MUX X; D is another host.
-    if (m_v6)
-    {
-        Ipv6StaticRoutingHelper()
-            .GetStaticRouting(m_r->GetObject<Ipv6>())
-            ->AddHostRouteTo(m_vip.GetIpv6(), m_muxInner.GetIpv6(), 3);
-    }
-    else
-    {
-        Ipv4StaticRoutingHelper()
-            .GetStaticRouting(m_r->GetObject<Ipv4>())
-            ->AddHostRouteTo(m_vip.GetIpv4(), m_muxInner.GetIpv4(), 3);
-    }
+    RouteVipToMux();
     // VM1, as a client VM, sends to an internal VIP: first through the MUX, then (once the
     // host agent installed the entry at 1.5 s) straight to the DIP's host D.
     const AdcFlowKey flow(m_dip1, m_vip, kClientPort, kUdpVipPort, AdcFlowKey::PROTO_UDP);
@@ -733,18 +739,7 @@ TEST_P(SlbHostSwitchTest, AFastpathEntryIdleLongerThanItsTimeoutExpires)
     // R sends the VIP to the MUX X. The entry (installed at 1.5 s) expires once unused for more
     // than 1 s: the packets at 2 s and 2.9 s use it (each restarts its idle time), the one at
     // 4 s (1.1 s idle) finds it expired and goes to the MUX, as does the one at 4.5 s.
-    if (m_v6)
-    {
-        Ipv6StaticRoutingHelper()
-            .GetStaticRouting(m_r->GetObject<Ipv6>())
-            ->AddHostRouteTo(m_vip.GetIpv6(), m_muxInner.GetIpv6(), 3);
-    }
-    else
-    {
-        Ipv4StaticRoutingHelper()
-            .GetStaticRouting(m_r->GetObject<Ipv4>())
-            ->AddHostRouteTo(m_vip.GetIpv4(), m_muxInner.GetIpv4(), 3);
-    }
+    RouteVipToMux();
     m_switch->SetAttribute("FastpathIdleTimeout", TimeValue(Seconds(1)));
     const AdcFlowKey flow(m_dip1, m_vip, kClientPort, kUdpVipPort, AdcFlowKey::PROTO_UDP);
     Simulator::Schedule(Seconds(1.5),
