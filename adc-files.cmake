@@ -98,6 +98,8 @@ set(ADC_SOURCES
     model/slb/slb-policy.cc
     model/slb/slb-vxlan.cc
     model/slb/slb-host-switch.cc
+    model/slb/slb-host-fragment.cc
+    model/slb/slb-reassembly.cc
     model/slb/slb-mux.cc
     model/slb/slb-flow-table.cc
     model/slb/slb-redirect-message.cc
@@ -234,6 +236,7 @@ set(ADC_HEADERS
     model/slb/slb-policy.h
     model/slb/slb-vxlan.h
     model/slb/slb-host-switch.h
+    model/slb/slb-reassembly.h
     model/slb/slb-mux.h
     model/slb/slb-flow-table.h
     model/slb/slb-redirect-message.h
@@ -328,6 +331,7 @@ set(ADC_TEST_SOURCES
     test/slb-mux-test.cc
     test/slb-flow-table-test.cc
     test/slb-host-switch-test.cc
+    test/slb-host-fragment-test.cc
     test/slb-host-switch-config-test.cc
     test/adc-mep-message-test.cc
     test/adc-bgp-message-test.cc

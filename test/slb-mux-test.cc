@@ -269,6 +269,33 @@ TEST(SlbMux, EncapsulatesToTheDipsHostWithItsVniAndAStableSourcePort)
     EXPECT_EQ(r.drops, std::vector<std::string>{"no-route"});
 }
 
+// REQ: SLB-06 (RFC 7348 section 4.3: VTEPs do not fragment; a packet that does not fit the
+// provider MTU is dropped and counted, not fragmented)
+TEST(SlbMux, AnEncapsulatedPacketBeyondTheProviderMtuIsDroppedNotFragmented)
+{
+    Ptr<SlbMux> mux = MakeMux({{"ProviderMtu", "1500"}});
+    MuxRecorder r;
+    r.Attach(mux);
+    FakeEgress e;
+    // Outer IPv4 20 + UDP 8 + VXLAN 8 + inner Ethernet 14 = 50: a 1450-byte datagram makes
+    // exactly 1500, a 1451-byte one 1501.
+    AdcIngress fits = Ingress(Flow(1));
+    fits.bytes = 1450;
+    AdcIngress over = Ingress(Flow(2));
+    over.bytes = 1451;
+    EXPECT_TRUE(mux->Process(fits, e));
+    EXPECT_TRUE(mux->Process(over, e));
+    ASSERT_EQ(e.sent.size(), 1U);
+    EXPECT_EQ(e.sent[0].action, AdcVerdict::ENCAPSULATE);
+    EXPECT_EQ(mux->GetCounters().drops.at("vxlan-mtu-exceeded"), 1U);
+    EXPECT_EQ(r.drops, std::vector<std::string>{"vxlan-mtu-exceeded"});
+    // A jumbo provider network (9000) carries a full 1500-byte client packet.
+    Ptr<SlbMux> jumbo = MakeMux({{"ProviderMtu", "9000"}});
+    over.bytes = 1500;
+    EXPECT_TRUE(jumbo->Process(over, e));
+    EXPECT_EQ(e.sent.back().action, AdcVerdict::ENCAPSULATE);
+}
+
 // REQ: SLB-10 (flows keep their DIP while DIPs change), SLB-06
 TEST(SlbMux, FlowTableKeepsFlowsOnTheirDipWhileModuloWithoutItMovesThem)
 {

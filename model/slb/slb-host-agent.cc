@@ -9,6 +9,8 @@
 #include "slb-redirect-message.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
@@ -20,6 +22,7 @@
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
+#include "ns3/tcp-socket.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -75,6 +78,18 @@ SlbHostAgent::GetTypeId()
                           TimeValue(Seconds(1)),
                           MakeTimeAccessor(&SlbHostAgent::m_heartbeatInterval),
                           MakeTimeChecker(MilliSeconds(1)))
+            .AddAttribute("CapSegmentSize",
+                          "Model of the VMs honouring the switch's clamped MSS, which ns-3's TCP "
+                          "cannot do (it neither sends nor reads the MSS option): when the agent "
+                          "is given its switch (SetSwitch) and the switch clamps, ns-3's "
+                          "ns3::TcpSocket::SegmentSize default is lowered to the switch's "
+                          "GetSegmentSizeCap, so every TCP socket created afterwards (the VMs' and "
+                          "their clients', as both ends honour a clamped MSS) sends full segments "
+                          "that fit the tunnel. A global default: set it false to keep "
+                          "SegmentSize as configured.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SlbHostAgent::m_capSegmentSize),
+                          MakeBooleanChecker())
             .AddTraceSource("PolicyUpdate",
                             "Policy from the SLB manager programmed into the switch, a probe "
                             "result changing a DIP's state, or a Fastpath redirect installed.",
@@ -104,6 +119,28 @@ SlbHostAgent::SetSwitch(Ptr<SlbHostSwitch> sw, const AdcIpAddress& providerAddre
 {
     m_switch = sw;
     m_pa = providerAddress;
+    BooleanValue clamp;
+    if (!m_capSegmentSize || !sw)
+    {
+        return;
+    }
+    sw->GetAttribute("ClampMss", clamp);
+    TypeId::AttributeInformation info;
+    if (!clamp.Get() || !TcpSocket::GetTypeId().LookupAttributeByName("SegmentSize", &info))
+    {
+        return;
+    }
+    const auto current = DynamicCast<const UintegerValue>(info.initialValue);
+    // The smaller cap when the host has IPv6: one default serves both families.
+    Ptr<Node> node = sw->GetNode();
+    const uint32_t cap = sw->GetSegmentSizeCap(node && node->GetObject<Ipv6>());
+    if (current && current->Get() > cap)
+    {
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(cap));
+        m_policyTrace(m_name,
+                      "cap-segment-size " + std::to_string(current->Get()) + " -> " +
+                          std::to_string(cap));
+    }
 }
 
 Ptr<SlbHostSwitch>

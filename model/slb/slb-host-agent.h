@@ -62,6 +62,10 @@ class SlbHostAgent : public Application
     /**
      * \param sw the host's virtual switch (installed on the same node)
      * \param providerAddress the host's provider address (the MUXes tunnel to it)
+     *
+     * With CapSegmentSize and the switch's ClampMss on, lowers ns-3's TcpSocket::SegmentSize
+     * default to the switch's GetSegmentSizeCap (the model's stand-in for TCP honouring the
+     * clamped MSS; "PolicyUpdate" says "cap-segment-size OLD -> NEW").
      */
     void SetSwitch(Ptr<SlbHostSwitch> sw, const AdcIpAddress& providerAddress);
     /// \return the host's virtual switch
@@ -141,6 +145,7 @@ class SlbHostAgent : public Application
     Ptr<Socket> m_redirectSocket;                    //!< Fastpath redirects (IPv4 and IPv6 sockets)
     Ptr<Socket> m_redirectSocket6;                   //!< IPv6 redirects
     uint16_t m_redirectPort{8572};                   //!< attribute RedirectPort
+    bool m_capSegmentSize{true};                     //!< attribute CapSegmentSize
     std::string m_probeProtocol;                     //!< attribute ProbeProtocol
     std::string m_probePath;                         //!< attribute RequestPath
     Time m_probeInterval;                            //!< attribute IntervalInSeconds

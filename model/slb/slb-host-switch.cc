@@ -119,7 +119,9 @@ SlbHostSwitch::GetTypeId()
             .AddConstructor<SlbHostSwitch>()
             .AddAttribute("ProviderMtu",
                           "MTU of the provider (physical) network, bytes: a SYN's MSS is clamped "
-                          "to it minus the VXLAN overhead and the inner IP and TCP headers.",
+                          "to it minus the VXLAN overhead and the inner IP and TCP headers, and a "
+                          "Fastpath packet whose VXLAN packet would exceed it is dropped "
+                          "(\"vxlan-mtu-exceeded\": VTEPs do not fragment, RFC 7348 4.3).",
                           UintegerValue(1500),
                           MakeUintegerAccessor(&SlbHostSwitch::m_providerMtu),
                           MakeUintegerChecker<uint32_t>(576, 65535))
@@ -141,6 +143,26 @@ SlbHostSwitch::GetTypeId()
                           UintegerValue(kVxlanPort),
                           MakeUintegerAccessor(&SlbHostSwitch::m_vxlanPort),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("ReassemblyTimeout",
+                          "How long the fragments of a datagram wait for the rest, from the first "
+                          "(Linux's net.ipv4.ipfrag_time, 30 s); then all are dropped "
+                          "(\"frag-timeout\").",
+                          TimeValue(Seconds(30)),
+                          MakeTimeAccessor(&SlbHostSwitch::m_reasmTimeout),
+                          MakeTimeChecker(MilliSeconds(1)))
+            .AddAttribute("ReassemblyMemory",
+                          "Payload bytes the fragments being reassembled may hold (Linux's "
+                          "net.ipv4.ipfrag_high_thresh, 4 MiB); a fragment beyond it is dropped "
+                          "(\"frag-memory\").",
+                          UintegerValue(4u << 20),
+                          MakeUintegerAccessor(&SlbHostSwitch::m_reasmMemory),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddTraceSource("Reassembly",
+                            "A fragmented datagram was reassembled, translated when a rule "
+                            "matched, and sent in fragments again: 5-tuple before and after, "
+                            "fragments in and out.",
+                            MakeTraceSourceAccessor(&SlbHostSwitch::m_reasmTrace),
+                            "ns3::SlbHostSwitch::ReassemblyTracedCallback")
             .AddTraceSource("Decapsulate",
                             "A VXLAN frame was decapsulated: outer source, VNI, inner 5-tuple.",
                             MakeTraceSourceAccessor(&SlbHostSwitch::m_decapTrace),
@@ -164,7 +186,9 @@ SlbHostSwitch::GetTypeId()
 SlbHostSwitch::SlbHostSwitch()
     : m_providerMtu(1500),
       m_clampMss(true),
-      m_vxlanPort(kVxlanPort)
+      m_vxlanPort(kVxlanPort),
+      m_reasmTimeout(Seconds(30)),
+      m_reasmMemory(4u << 20)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -177,6 +201,7 @@ SlbHostSwitch::~SlbHostSwitch()
 void
 SlbHostSwitch::DoDispose()
 {
+    m_reasmEvent.Cancel();
     // The node's UDP layer owns and disposes of the sockets (it may already have).
     for (Ptr<Socket>* s : {&m_socket4, &m_socket6})
     {
@@ -238,13 +263,18 @@ void
 SlbHostSwitch::NotifyInstalled(Ptr<Node> node)
 {
     NS_LOG_FUNCTION(this << node);
-    if (node->GetObject<Ipv4>())
+    // The IP layers' "Rx" traces show each received packet with its header, just before the
+    // header is removed and the same packet is routed (and so reaches Process): the fragment
+    // fields (identification, offset, flags) come from there.
+    if (Ptr<Ipv4> ip = node->GetObject<Ipv4>())
     {
         m_socket4 = OpenVxlanSocket(AdcIpAddress::V4);
+        ip->TraceConnectWithoutContext("Rx", MakeCallback(&SlbHostSwitch::RxIpv4, this));
     }
-    if (node->GetObject<Ipv6>())
+    if (Ptr<Ipv6> ip = node->GetObject<Ipv6>())
     {
         m_socket6 = OpenVxlanSocket(AdcIpAddress::V6);
+        ip->TraceConnectWithoutContext("Rx", MakeCallback(&SlbHostSwitch::RxIpv6, this));
     }
 }
 
@@ -481,6 +511,12 @@ SlbHostSwitch::RemoveFastpath(const AdcFlowKey& flow)
     return m_fastpath.erase(flow) > 0;
 }
 
+const SlbReassembly&
+SlbHostSwitch::GetReassembly() const
+{
+    return m_reasm;
+}
+
 uint16_t
 SlbHostSwitch::GetClampedMss(bool innerV6) const
 {
@@ -513,6 +549,10 @@ SlbHostSwitch::Process(const AdcIngress& in, AdcEgress& egress)
         in.flow.dstPort == m_vxlanPort && IsOwnAddress(in.flow.dst))
     {
         return Decapsulate(in, egress);
+    }
+    if (IsFragment(in))
+    {
+        return Defragment(in, egress);
     }
     if (IsVmInterface(in.inInterface))
     {
@@ -604,6 +644,12 @@ SlbHostSwitch::Fastpath(const AdcIngress& in, AdcEgress& egress)
     }
     FastpathEntry& e = it->second;
     e.lastUsed = Simulator::Now();
+    const uint32_t outer =
+        (e.hostPa.IsV6() ? kIpv6HeaderBytes : kIpv4HeaderBytes) + kSlbVxlanHeaderBytes + in.bytes;
+    if (outer > m_providerMtu)
+    {
+        return Drop(in, egress, "vxlan-mtu-exceeded"); // VTEPs do not fragment (RFC 7348 4.3)
+    }
     const std::string failed = egress.Send(AdcVerdict::Encapsulate(
         SlbVxlanEncapsulation(e.hostPa, e.vni, AdcHash::Flow(in.flow, GetHashSeed()))));
     if (!failed.empty())
@@ -735,6 +781,8 @@ SlbHostSwitch::Print(std::ostream& os) const
     os << "  decapsulated " << c.decapsulated << " nat-in " << c.natIn << " nat-out " << c.natOut
        << " dsr " << c.dsrPackets << " mss-clamped " << c.mssClamped << " fastpath " << c.fastpath
        << " dropped " << c.TotalDrops() << "\n";
+    os << "  fragments-in " << c.fragmentsIn << " reassembled " << c.reassembled
+       << " fragments-out " << c.fragmentsOut << " reassembling " << m_reasm.GetQueues() << "\n";
     for (const auto& [reason, count] : c.drops)
     {
         os << "  drop " << reason << " " << count << "\n";

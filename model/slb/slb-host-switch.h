@@ -6,10 +6,14 @@
 #define SLB_HOST_SWITCH_H
 
 #include "slb-policy.h"
+#include "slb-reassembly.h"
 #include "slb-vxlan.h"
 
 #include "ns3/adc-datapath.h"
 #include "ns3/adc-flow-key.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv6-header.h"
 #include "ns3/nstime.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
@@ -44,6 +48,9 @@ struct SlbHostSwitchCounters
     uint64_t mssClamped{0};      //!< SYN / SYN-ACK segments whose MSS option was lowered
     uint64_t fastpath{0};        //!< packets tunnelled host to host by a Fastpath entry
     uint64_t fastpathExpired{0}; //!< Fastpath entries removed after FastpathIdleTimeout idle
+    uint64_t fragmentsIn{0};     //!< IP fragments taken for reassembly
+    uint64_t reassembled{0};     //!< datagrams reassembled from them
+    uint64_t fragmentsOut{0};    //!< fragments sent after NAT (refragmented)
     std::map<std::string, uint64_t> drops; //!< drops by reason
     /// \return the sum of drops
     uint64_t TotalDrops() const;
@@ -67,6 +74,9 @@ struct SlbHostSwitchCounters
  * - tunnels a VM's packet of a Fastpath flow (client VM -> VIP) straight to the DIP's host.
  * Anything else is left to the host's routing (PASS).
  */
+class Ipv4;
+class Ipv6;
+
 class SlbHostSwitch : public AdcDatapath
 {
   public:
@@ -109,6 +119,28 @@ class SlbHostSwitch : public AdcDatapath
     typedef void (*MssClampTracedCallback)(const AdcFlowKey& flow,
                                            uint16_t oldMss,
                                            uint16_t newMss);
+
+    /**
+     * \brief Signature of "Reassembly".
+     * \param before the reassembled datagram's 5-tuple as received
+     * \param after its 5-tuple as sent (the same when no rule translated it)
+     * \param fragmentsIn the fragments it was received in
+     * \param fragmentsOut the fragments it left in
+     */
+    typedef void (*ReassemblyTracedCallback)(const AdcFlowKey& before,
+                                             const AdcFlowKey& after,
+                                             uint32_t fragmentsIn,
+                                             uint32_t fragmentsOut);
+
+    /**
+     * \brief The largest TCP payload a VM's segment may carry so that, with the TCP options
+     * ns-3 puts on every segment (the 12-byte timestamp option when
+     * ns3::TcpSocketBase::Timestamp is on), it fits the clamped MSS: Linux subtracts the options
+     * from the MSS (tcp_current_mss), ns-3 does not, so its SegmentSize must.
+     * \param innerV6 whether the VM's traffic is IPv6
+     * \return GetClampedMss(innerV6) minus the option bytes (1398 for IPv4 at MTU 1500)
+     */
+    uint32_t GetSegmentSizeCap(bool innerV6) const;
 
     /**
      * \brief Declare a VM's switch port.
@@ -174,6 +206,9 @@ class SlbHostSwitch : public AdcDatapath
     const SlbHostSwitchCounters& GetCounters() const;
     /// \param reason a drop reason \return how many packets were dropped with it
     uint64_t GetDropCount(const std::string& reason) const;
+
+    /// \return the datagrams being reassembled
+    const SlbReassembly& GetReassembly() const;
 
     bool Process(const AdcIngress& in, AdcEgress& egress) override;
     void Print(std::ostream& os) const override;
@@ -243,6 +278,53 @@ class SlbHostSwitch : public AdcDatapath
     const VmPort* FindPort(const AdcIpAddress& address) const;
     /// \param interface an interface index \return true when a VM port
     bool IsVmInterface(uint32_t interface) const;
+
+    // Fragments (slb-host-fragment.cc): reassembled before NAT and fragmented again after it,
+    // as Linux's conntrack does (nf_defrag_ipv4 / nf_defrag_ipv6, then ip_do_fragment at the
+    // largest fragment received).
+
+    /// What the IP layer's "Rx" trace showed of the packet now being processed.
+    struct RxHeader
+    {
+        const Packet* packet{nullptr}; //!< the packet (its header removed since)
+        Ipv4Header v4;                 //!< its IPv4 header
+        Ipv6Header v6;                 //!< its IPv6 header
+    };
+
+    /// \param p a received packet, IPv4 header first \param ip IPv4 \param i its interface
+    void RxIpv4(Ptr<const Packet> p, Ptr<Ipv4> ip, uint32_t i);
+    /// \param p a received packet, IPv6 header first \param ip IPv6 \param i its interface
+    void RxIpv6(Ptr<const Packet> p, Ptr<Ipv6> ip, uint32_t i);
+    /// \param in a packet \return true for an IPv4 fragment or an IPv6 fragment header
+    static bool IsFragment(const AdcIngress& in);
+    /// \param in a fragment \param egress its egress \return true (queued, sent or dropped)
+    bool Defragment(const AdcIngress& in, AdcEgress& egress);
+    /**
+     * \brief NAT a reassembled datagram as NatIn / NatOut would, fragment it again and send it.
+     * \param key its key \param payload its payload \param maxFragment the largest fragment
+     * \param fragments how many it came in \param rx the header of its last fragment
+     * \param inInterface the interface it came in on
+     */
+    void SendReassembled(const SlbFragmentKey& key,
+                         Ptr<Packet> payload,
+                         uint32_t maxFragment,
+                         uint32_t fragments,
+                         const RxHeader& rx,
+                         uint32_t inInterface);
+    /// \param packets dropped fragments \param reason why: each counted and traced
+    void DropFragments(const std::vector<Ptr<const Packet>>& packets, const std::string& reason);
+    /// Drop the queues that timed out and schedule the next check.
+    void ExpireFragments();
+    /**
+     * \param f a 5-tuple as received \param inInterface where it came in
+     * \param[out] after its translation \param[out] direction "in" or "out"
+     * \return true when a NAT rule translates it
+     */
+    bool FindTranslation(const AdcFlowKey& f,
+                         uint32_t inInterface,
+                         AdcFlowKey& after,
+                         std::string& direction) const;
+
     /// \param node a node \param address an address \return the node's interfaces of its family
     static uint32_t CountInterfaces(Ptr<Node> node, const AdcIpAddress& address);
     /// \return true when the host's provider network is IPv6 (no IPv4 address outside the VM
@@ -253,6 +335,12 @@ class SlbHostSwitch : public AdcDatapath
     bool m_clampMss;        //!< "ClampMss"
     Time m_fastpathIdle;    //!< "FastpathIdleTimeout"
     uint16_t m_vxlanPort;   //!< "VxlanPort"
+    Time m_reasmTimeout;    //!< "ReassemblyTimeout"
+    uint64_t m_reasmMemory; //!< "ReassemblyMemory"
+    SlbReassembly m_reasm;  //!< datagrams being reassembled
+    EventId m_reasmEvent;   //!< the next expiry check
+    RxHeader m_rx4;         //!< the last IPv4 fragment the IP layer received
+    RxHeader m_rx6;         //!< the last IPv6 fragment the IP layer received
 
     std::vector<VmPort> m_ports;                      //!< the VM ports
     std::map<SlbVipKey, std::vector<SlbDip>> m_rules; //!< VIP -> its DIPs on this host
@@ -270,6 +358,8 @@ class SlbHostSwitch : public AdcDatapath
     TracedCallback<const AdcFlowKey&, const AdcIpAddress&> m_fastpathTrace;
     /// "MssClamp"
     TracedCallback<const AdcFlowKey&, uint16_t, uint16_t> m_mssTrace;
+    /// "Reassembly"
+    TracedCallback<const AdcFlowKey&, const AdcFlowKey&, uint32_t, uint32_t> m_reasmTrace;
 };
 
 } // namespace ns3

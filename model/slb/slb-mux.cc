@@ -58,6 +58,16 @@ SlbMux::GetTypeId()
                           UintegerValue(65537),
                           MakeUintegerAccessor(&SlbMux::m_maglevSize),
                           MakeUintegerChecker<uint32_t>(2))
+            .AddAttribute("ProviderMtu",
+                          "MTU of the provider (physical) network between the MUXes and the "
+                          "hosts, bytes. A packet whose VXLAN packet (outer IP 20 or 40, UDP 8, "
+                          "VXLAN 8, inner Ethernet 14, the inner datagram) would exceed it is "
+                          "dropped (\"vxlan-mtu-exceeded\"): VTEPs do not fragment (RFC 7348 "
+                          "section 4.3). Set it to the links' MTU (1500 by default in ns-3; a data "
+                          "centre configures 1550 or more, or jumbo 9000).",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&SlbMux::m_providerMtu),
+                          MakeUintegerChecker<uint32_t>(576, 65535))
             .AddAttribute("MaglevSeed",
                           "Seed of the flow hash and of the Maglev permutations. It must be the "
                           "SAME on every MUX of a pool, so that every MUX picks the same DIP "
@@ -498,6 +508,13 @@ SlbMux::Process(const AdcIngress& in, AdcEgress& egress)
         }
     }
 
+    // VTEPs do not fragment VXLAN packets (RFC 7348 section 4.3): one that does not fit the
+    // provider network's MTU is dropped, not fragmented.
+    const uint32_t outer = (dip.hostPa.IsV6() ? 40U : 20U) + kSlbVxlanHeaderBytes + in.bytes;
+    if (outer > m_providerMtu)
+    {
+        return Drop(in, "vxlan-mtu-exceeded");
+    }
     const std::string failure =
         egress.Send(AdcVerdict::Encapsulate(SlbVxlanEncapsulation(dip.hostPa, dip.vni, hash)));
     if (!failure.empty())

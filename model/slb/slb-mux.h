@@ -189,17 +189,18 @@ class SlbMux : public AdcDatapath
     static uint32_t NowMs();
 
     // Attributes
-    uint32_t m_maglevSize;   //!< "MaglevTableSize"
-    uint64_t m_maglevSeed;   //!< "MaglevSeed"
-    Selection m_selection;   //!< "Selection"
-    bool m_useFlowTable;     //!< "FlowTable"
-    Time m_idleTimeout;      //!< "FlowIdleTimeout"
-    Time m_closingTimeout;   //!< "ClosingTimeout"
-    uint32_t m_maxFlows;     //!< "MaxFlows"
-    double m_packetRate;     //!< "PacketRate"
-    uint32_t m_burst;        //!< "BurstPackets"
-    bool m_fastpath;         //!< "Fastpath"
-    uint16_t m_redirectPort; //!< "RedirectPort"
+    uint32_t m_maglevSize;        //!< "MaglevTableSize"
+    uint64_t m_maglevSeed;        //!< "MaglevSeed"
+    Selection m_selection;        //!< "Selection"
+    bool m_useFlowTable;          //!< "FlowTable"
+    Time m_idleTimeout;           //!< "FlowIdleTimeout"
+    Time m_closingTimeout;        //!< "ClosingTimeout"
+    uint32_t m_maxFlows;          //!< "MaxFlows"
+    uint32_t m_providerMtu{1500}; //!< "ProviderMtu"
+    double m_packetRate;          //!< "PacketRate"
+    uint32_t m_burst;             //!< "BurstPackets"
+    bool m_fastpath;              //!< "Fastpath"
+    uint16_t m_redirectPort;      //!< "RedirectPort"
 
     std::map<SlbVipKey, VipState> m_vips;            //!< VIPs
     std::map<AdcIpAddress, uint32_t> m_vipAddresses; //!< VIP address -> VIPs having it
