@@ -286,6 +286,7 @@ set(ADC_TEST_SOURCES
     test/ilb-sticky-test.cc
     test/ilb-passthrough-test.cc
     test/gslb-tolerance-test.cc
+    test/gslb-ldns-announce-test.cc
     test/crd-steady-state-test.cc
     test/adc-client-ip-header-test.cc
     test/adc-config-ilbadm-test.cc

@@ -75,6 +75,7 @@ struct Settings
     uint32_t rttTolerance{5};
     std::string toleranceSemantics{"NETSCALER"};
     std::string probeOrder{"PING,DNS,TCP"};
+    std::string ldnsSelection{"LOWEST_SRTT"};
     uint32_t ttl{5};
     double congestAt{40};
     uint32_t congestRegion{0};
@@ -250,6 +251,7 @@ RunOne(const Settings& s,
     std::replace(words.begin(), words.end(), ',', ' ');
     h->SetAttribute("ProbeOrder", StringValue(words));
     h->SetAttribute("DnsTtl", UintegerValue(s.ttl));
+    h->SetAttribute("LdnsServerSelection", StringValue(s.ldnsSelection));
     h->SetAttribute("InterVisitTime", TimeValue(Seconds(s.interVisit)));
     h->SetAttribute("StopVisitsAt", TimeValue(Seconds(s.duration - 5)));
     // Under MPI: site s and region r on rank s % ranks and r % ranks (WAN links cut).
@@ -453,6 +455,11 @@ main(int argc, char* argv[])
                 "set gslb parameter -ldnsprobeOrder: probe kinds, comma-separated",
                 s.probeOrder)
         .OneOf(GslbParameterConfig::GetProbeKinds());
+    exp.Add("ldnsSelection",
+            "how each LDNS picks among the sites' ADNS: LOWEST_SRTT (BIND, mostly the nearest), "
+            "ROUND_ROBIN, or FIRST (every LDNS asks only the first site)",
+            s.ldnsSelection)
+        .OneOf({"LOWEST_SRTT", "ROUND_ROBIN", "FIRST"});
     exp.Add("ttl", "TTL of the DNS answers (s)", s.ttl).Max(86400);
     exp.Add("congestAt", "the transit link congests (s)", s.congestAt).Min(0);
     exp.Less("congestAt", "duration");

@@ -356,19 +356,19 @@ TEST(GslbAdns, NothingUpFallbacks)
     }
 }
 
-// REQ: GSLB-01 (the method's reason, e.g. "rtt" or "no-rtt-round-robin", is traced)
+// REQ: GSLB-01 (the method's reason, e.g. "rtt" or "backup-roundrobin-no-rtt", is traced)
 TEST(GslbAdns, ReasonFromTheMethod)
 {
     Site site(SiteConfig());
     uint32_t calls = 0;
     site.adns->SetReasonSource(Callback<std::string>([&calls]() {
         ++calls;
-        return std::string("no-rtt-round-robin");
+        return std::string("backup-roundrobin-no-rtt");
     }));
     site.AskMany(2);
     RunUntil(Seconds(3));
     ASSERT_EQ(site.decisions.size(), 2U);
-    EXPECT_EQ(site.decisions[0].reason, "no-rtt-round-robin");
+    EXPECT_EQ(site.decisions[0].reason, "backup-roundrobin-no-rtt");
     EXPECT_EQ(calls, 2U);
 }
 

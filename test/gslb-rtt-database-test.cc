@@ -446,7 +446,7 @@ TEST_F(GslbLbMethodsTest, RttRotatesWithoutRttThenPicksTheLowest)
     for (int k = 0; k < 6; ++k)
     {
         first.push_back(m->Select(Ctx(ldns)));
-        EXPECT_EQ(m->GetLastReason(), "no-rtt-round-robin");
+        EXPECT_EQ(m->GetLastReason(), "backup-roundrobin-no-rtt");
     }
     EXPECT_EQ(first, (std::vector<int32_t>{0, 1, 2, 0, 1, 2}));
     // RTTs known: the lowest, every time.
@@ -467,7 +467,7 @@ TEST_F(GslbLbMethodsTest, RttRotatesWithoutRttThenPicksTheLowest)
     EXPECT_EQ(m->Select(Ctx(ldns)), 1);
     // No LDNS: round robin over the up back-ends (0 and 1).
     EXPECT_EQ(m->Select(AdcLbContext()), 0);
-    EXPECT_EQ(m->GetLastReason(), "no-ldns");
+    EXPECT_EQ(m->GetLastReason(), "backup-roundrobin-no-ldns");
     EXPECT_EQ(m->Select(AdcLbContext()), 1);
     // A site the database does not have is refused.
     EXPECT_TRUE(Has(ConfigErrorOf([&] { m->SetBackendSite("svc-d", 3); }),
@@ -484,7 +484,7 @@ TEST_F(GslbLbMethodsTest, RttWithSeveralServicesAtOneSite)
     m->SetBackendSite("x1", 1);
     const AdcIpAddress ldns = Ipv4Address("198.51.100.1");
     EXPECT_EQ(m->Select(Ctx(ldns)), 0); // no database: round robin
-    EXPECT_EQ(m->GetLastReason(), "no-rtt-round-robin");
+    EXPECT_EQ(m->GetLastReason(), "backup-roundrobin-no-rtt");
     Ptr<GslbRttDatabase> db = MakeDb(2, 1);
     m->SetDatabase(db);
     db->UpdateLocal(ldns, MilliSeconds(9));
@@ -520,13 +520,13 @@ TEST_F(GslbLbMethodsTest, StaticProximityLongestPrefixWins)
     for (int k = 0; k < 4; ++k)
     {
         rotate.push_back(m->Select(Ctx(Ipv4Address("192.0.2.1"))));
-        EXPECT_EQ(m->GetLastReason(), "no-location-round-robin");
+        EXPECT_EQ(m->GetLastReason(), "backup-roundrobin-no-location");
     }
     EXPECT_EQ(rotate, (std::vector<int32_t>{0, 1, 2, 0}));
     // The region's service is down: round robin over the others.
     m->SetBackendUp(2, false);
     EXPECT_NE(m->Select(Ctx(Ipv4Address("10.20.30.3"))), 2);
-    EXPECT_EQ(m->GetLastReason(), "region-down-round-robin");
+    EXPECT_EQ(m->GetLastReason(), "backup-roundrobin-region-down");
     EXPECT_TRUE(Has(ConfigErrorOf([&] { m->AddLocation(Ipv4Address("10.0.0.0"), 33, "X"); }),
                     "prefix length '33' is out of range; allowed 0 to 32"));
     EXPECT_TRUE(Has(ConfigErrorOf([&] { m->AddLocation(Ipv4Address("10.9.9.9"), 8, "X"); }),

@@ -43,7 +43,16 @@ GslbSiteApps::GetTypeId()
                 "-tolerance (default 5 ms) is the gate and the lowest RTT wins.",
                 EnumValue(GslbSiteApps::NETSCALER),
                 MakeEnumAccessor(&GslbSiteApps::m_semantics),
-                MakeEnumChecker(GslbSiteApps::NETSCALER, "NETSCALER", GslbSiteApps::SEED, "SEED"));
+                MakeEnumChecker(GslbSiteApps::NETSCALER, "NETSCALER", GslbSiteApps::SEED, "SEED"))
+            .AddAttribute(
+                "AnnounceLdns",
+                "true: as NetScaler, an LDNS one site sees is announced to the others over MEP "
+                "(its first RTT record), every site probes it, and the RTTs of the LDNS that "
+                "keep querying a site are sent again every third of -ldnsEntryTimeout to keep "
+                "them alive everywhere; false: a site probes only the LDNS that query it.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&GslbSiteApps::m_announce),
+                MakeBooleanChecker());
     return tid;
 }
 
@@ -134,6 +143,12 @@ GslbSiteApps::ToleranceSemantics
 GslbSiteApps::GetToleranceSemantics() const
 {
     return m_semantics;
+}
+
+bool
+GslbSiteApps::GetAnnounceLdns() const
+{
+    return m_announce;
 }
 
 int32_t
@@ -236,6 +251,8 @@ GslbSiteApps::Install(Ptr<Node> node)
             first = first.empty() ? v->GetName() : first;
             m_toleranceMs = seed ? seedGate(v) : m_toleranceMs;
         }
+        usesRtt = usesRtt || (v->GetLbMethod() == "STATICPROXIMITY" &&
+                              v->GetBackupLbMethod() == "RTT"); // probes for the backup
     }
     m_db = CreateObject<GslbRttDatabase>();
     m_db->SetSites(m_siteNames, m_site);
@@ -250,25 +267,37 @@ GslbSiteApps::Install(Ptr<Node> node)
         // A method the configuration names but this program does not link (GetVirtualServer).
         AdcConfigFileError::At(store.GetOrigin(G::GSLB_VSERVER, v->GetName(), "-lbMethod"),
                                [&] { vs = v->GetVirtualServer(); });
-        if (Ptr<GslbRttLb> rtt = DynamicCast<GslbRttLb>(vs->GetLbMethod()))
-        {
-            // NETSCALER: the vserver's -tolerance is its selection window (NITRO reference,
-            // setgslbvserver_tolerance); SEED: the lowest RTT, no window.
-            rtt->SetAttribute("RoundRobinWithinTolerance", BooleanValue(!seed));
-            rtt->SetAttribute("Tolerance", TimeValue(MilliSeconds(seed ? 0 : v->GetToleranceMs())));
-            rtt->SetDatabase(m_db);
-            for (const Ptr<GslbServiceConfig>& s : v->GetServices())
+        // A GSLB method and its backup (-backupLBMethod) are configured alike.
+        auto configure = [&](Ptr<AdcLbMethod> method) {
+            if (Ptr<GslbRttLb> rtt = DynamicCast<GslbRttLb>(method))
             {
-                rtt->SetBackendSite(s->GetName(),
-                                    static_cast<uint32_t>(siteIndex(s->GetSiteName())));
+                // NETSCALER: the vserver's -tolerance is its selection window (NITRO
+                // reference, setgslbvserver_tolerance); SEED: the lowest RTT, no window.
+                rtt->SetAttribute("RoundRobinWithinTolerance", BooleanValue(!seed));
+                rtt->SetAttribute("Tolerance",
+                                  TimeValue(MilliSeconds(seed ? 0 : v->GetToleranceMs())));
+                rtt->SetDatabase(m_db);
+                for (const Ptr<GslbServiceConfig>& s : v->GetServices())
+                {
+                    rtt->SetBackendSite(s->GetName(),
+                                        static_cast<uint32_t>(siteIndex(s->GetSiteName())));
+                }
             }
-        }
-        if (Ptr<GslbStaticProximityLb> sp = DynamicCast<GslbStaticProximityLb>(vs->GetLbMethod()))
-        {
-            for (const Ptr<GslbServiceConfig>& s : v->GetServices())
+            if (Ptr<GslbStaticProximityLb> sp = DynamicCast<GslbStaticProximityLb>(method))
             {
-                sp->SetBackendRegion(s->GetName(), s->GetSiteName());
+                for (const Ptr<GslbServiceConfig>& s : v->GetServices())
+                {
+                    sp->SetBackendRegion(s->GetName(), s->GetSiteName());
+                }
             }
+        };
+        configure(vs->GetLbMethod());
+        if (Ptr<GslbLdnsLb> ldnsLb = DynamicCast<GslbLdnsLb>(vs->GetLbMethod()))
+        {
+            AdcConfigFileError::At(
+                store.GetOrigin(G::GSLB_VSERVER, v->GetName(), "-backupLBMethod"),
+                [&] { ldnsLb->SetBackupMethod(v->GetBackupLbMethod()); });
+            configure(ldnsLb->GetBackupMethod());
         }
         m_adns->AddVserver(v);
     }
@@ -325,6 +354,12 @@ GslbSiteApps::Install(Ptr<Node> node)
     m_mep->SetLocalServicesCallback(MakeCallback(&GslbSiteApps::LocalServices, this));
     m_mep->SetSiteMetricCallback(MakeCallback(&GslbSiteApps::OnSiteMetric, this));
     m_mep->SetPeerStateCallback(MakeCallback(&GslbSiteApps::OnPeerState, this));
+    m_mep->SetRemoteRttCallback(MakeCallback(&GslbSiteApps::OnRemoteRtt, this));
+    // The refresh keeps an LDNS alive at the sites it does not query: three rounds per entry
+    // timeout, so that one lost or late round does not let it expire.
+    m_mep->SetAttribute("LdnsRefreshInterval",
+                        TimeValue(m_announce ? Seconds(params->GetLdnsEntryTimeout()) / 3
+                                             : Time(0)));
     node->AddApplication(m_mep);
 }
 
@@ -333,6 +368,22 @@ GslbSiteApps::OnLdns(const AdcIpAddress& ldns)
 {
     m_db->Touch(ldns);
     if (m_prober)
+    {
+        m_prober->AddLdns(ldns);
+    }
+    if (m_announce)
+    {
+        m_mep->NoteQuery(ldns);
+    }
+}
+
+void
+GslbSiteApps::OnRemoteRtt(uint32_t /* site */, const AdcIpAddress& ldns, Time /* rtt */)
+{
+    // NetScaler: "First resolution, the LDNS IP is communicated to the other sites to return a
+    // value using one of the available probes"; a record from a peer also says the LDNS is
+    // still in use, which keeps it probed here.
+    if (m_announce && m_prober)
     {
         m_prober->AddLdns(ldns);
     }

@@ -56,7 +56,15 @@ class GslbVserverConfig;
  *   appliance and decide those services' health with what MEP reports;
  * - the MEP agent announces the local site's services every second and applies the other
  *   sites' announcements to their services (AdcService::SetExternalHealth); a site whose MEP
- *   connection is down has its services marked DOWN until it is heard again.
+ *   connection is down has its services marked DOWN until it is heard again;
+ * - LDNS announcement ("AnnounceLdns", default true; NetScaler tells the other sites of an
+ *   LDNS so that every site probes it): a NETWORK METRIC record received for an LDNS makes
+ *   the prober probe it (GslbLdnsProber::AddLdns, which also keeps it alive), and every query
+ *   is noted with GslbMepAgent::NoteQuery, whose refresh, every third of -ldnsEntryTimeout,
+ *   sends the local RTTs of the LDNS that queried this site again; false: each site probes
+ *   only the LDNS that query it (the model before issue 26);
+ * - the backup method of the RTT and STATICPROXIMITY vservers is their -backupLBMethod
+ *   (GslbLdnsLb::SetBackupMethod; ROUNDROBIN unless set), configured like a primary method.
  */
 class GslbSiteApps : public Object
 {
@@ -100,6 +108,8 @@ class GslbSiteApps : public Object
     uint32_t GetToleranceMs() const;
     /// \return "ToleranceSemantics"
     ToleranceSemantics GetToleranceSemantics() const;
+    /// \return "AnnounceLdns"
+    bool GetAnnounceLdns() const;
     /// \param name a GSLB service's name \return its site index, or -1
     int32_t GetSiteOfService(const std::string& name) const;
 
@@ -121,12 +131,15 @@ class GslbSiteApps : public Object
     void OnSiteMetric(uint32_t site, const std::vector<AdcMepSiteMetric>& records);
     /// A peer's MEP connection went up or down.
     void OnPeerState(uint32_t site, bool up);
+    /// A peer sent its RTT to an LDNS (the LDNS is announced: probe it here too).
+    void OnRemoteRtt(uint32_t site, const AdcIpAddress& ldns, Time rtt);
 
     std::unique_ptr<AdcConfigReader> m_reader;      //!< holds the configuration
     std::string m_file;                             //!< the configuration's file name
     uint32_t m_site{0};                             //!< this site
     uint32_t m_toleranceMs{5};                      //!< RTT tolerance (the gate)
     ToleranceSemantics m_semantics{NETSCALER};      //!< "ToleranceSemantics"
+    bool m_announce{true};                          //!< "AnnounceLdns"
     std::vector<std::string> m_siteNames;           //!< by index
     std::vector<AdcIpAddress> m_siteIps;            //!< by index
     std::vector<Ptr<GslbServiceConfig>> m_services; //!< every GSLB service

@@ -286,6 +286,10 @@ ApplyVserverParameters(const Cmd& cmd, Ptr<GslbVserverConfig> v)
     const std::string method =
         cmd.Has("-lbMethod") ? cmd.OneOf(cmd.Value("-lbMethod"), "-lbMethod", GS::GetLbMethods())
                              : v->GetLbMethod();
+    const std::string backup =
+        cmd.Has("-backupLBMethod")
+            ? cmd.OneOf(cmd.Value("-backupLBMethod"), "-backupLBMethod", GS::GetLbMethods())
+            : v->GetBackupLbMethod();
     const uint64_t tolerance = cmd.Has("-tolerance")
                                    ? cmd.Number(cmd.Value("-tolerance"),
                                                 "-tolerance",
@@ -303,6 +307,10 @@ ApplyVserverParameters(const Cmd& cmd, Ptr<GslbVserverConfig> v)
                                      : v->GetEmptyDownResponse();
     cmd.Check([&] {
         v->SetLbMethod(method);
+        if (cmd.Has("-backupLBMethod"))
+        {
+            v->SetBackupLbMethod(backup); // marks it as given
+        }
         if (cmd.Has("-tolerance"))
         {
             v->SetToleranceMs(static_cast<uint32_t>(tolerance)); // marks it as given
@@ -526,6 +534,10 @@ ShowVservers(const AdcConfigStore& store, std::ostream& os)
         {
             os << " -lbMethod " << v->GetLbMethod();
         }
+        if (v->IsBackupLbMethodSet())
+        {
+            os << " -backupLBMethod " << v->GetBackupLbMethod();
+        }
         if (v->IsToleranceSet()) // given, even as 0: the seed's reading defaults it to 5
         {
             os << " -tolerance " << v->GetToleranceMs();
@@ -667,6 +679,19 @@ AdcNetScalerGslbCommands::Validate(const AdcConfigStore& store)
                  " -serviceName <s>` of " +
                  AdcConfigError::JoinAllowed(store.GetNames(GSLB_SERVICE))});
         }
+        // NITRO gslbvserver backuplbmethod: "Valid only if the primary method is based on
+        // either round-trip time (RTT) or static proximity".
+        if (v->IsBackupLbMethodSet() && v->GetLbMethod() != "RTT" &&
+            v->GetLbMethod() != "STATICPROXIMITY")
+        {
+            AdcConfigFileError::Fail(
+                store.GetOrigin(GSLB_VSERVER, v->GetName(), "-backupLBMethod"),
+                "gslb vserver '" + v->GetName() + "' has -backupLBMethod " +
+                    v->GetBackupLbMethod() + " but -lbMethod " + v->GetLbMethod() +
+                    "; a backup method applies only to the RTT and STATICPROXIMITY methods",
+                v->GetLbMethod(),
+                {"-lbMethod RTT", "-lbMethod STATICPROXIMITY"});
+        }
     }
     if (!vservers.empty() && !GetLocalSite(store))
     {
@@ -702,6 +727,7 @@ AdcNetScalerGslbCommands::Register(AdcConfigLanguage& language)
     const std::vector<AdcConfigParameter> monitorParameters =
         setMonitor ? setMonitor->parameters : std::vector<AdcConfigParameter>{};
     const std::vector<AdcConfigParameter> vserverParameters = {{"-lbMethod"},
+                                                               {"-backupLBMethod"},
                                                                {"-tolerance"},
                                                                {"-dnsRecordType"},
                                                                {"-EDR"}};
@@ -723,7 +749,8 @@ AdcNetScalerGslbCommands::Register(AdcConfigLanguage& language)
          [](Cmd& cmd) { BindGslbServiceMonitor(cmd, false); }, {}, 0},
         {"add gslb vserver", {"<name>", "<serviceType>"}, 2, false, vserverParameters,
          AddGslbVserver, ShowVservers, 92},
-        {"set gslb vserver", name, 1, false, {{"-lbMethod"}, {"-tolerance"}, {"-EDR"}},
+        {"set gslb vserver", name, 1, false,
+         {{"-lbMethod"}, {"-backupLBMethod"}, {"-tolerance"}, {"-EDR"}},
          SetGslbVserver, {}, 0},
         {"bind gslb vserver", name, 1, false, bindParameters, BindGslbVserver, ShowBindings, 93},
         {"unbind gslb vserver", name, 1, false, {{"-serviceName"}, {"-domainName"}},

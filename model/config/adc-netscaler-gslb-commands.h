@@ -165,6 +165,10 @@ class GslbVserverConfig : public Object
     static constexpr uint32_t DEFAULT_TTL = 5;
     /// NetScaler's default GSLB LB method.
     static const std::string DEFAULT_LB_METHOD;
+    /// The backup method when -backupLBMethod is not given: round robin (the seed: "If RTT
+    /// information is not available ... the appliance selects a site by using the round robin
+    /// method").
+    static const std::string DEFAULT_BACKUP_LB_METHOD;
 
     /// A domain bound to the virtual server (`bind gslb vserver <v> -domainName <d>`).
     struct Domain
@@ -186,6 +190,9 @@ class GslbVserverConfig : public Object
     /// \param ms -tolerance, the RTT selection window (AdcConfigError above MAX_TOLERANCE_MS);
     /// marks it as given (IsToleranceSet)
     void SetToleranceMs(uint32_t ms);
+    /// \param method -backupLBMethod's canonical name (see AdcNetScalerGslbCommands::
+    /// GetLbMethods); used while the RTT or STATICPROXIMITY method cannot choose
+    void SetBackupLbMethod(const std::string& method);
     /// \param type AdcDnsMessage::TYPE_A or TYPE_AAAA (AdcConfigError otherwise)
     void SetDnsRecordType(uint16_t type);
     /// \param on -EDR: an empty DNS response when the virtual server is DOWN
@@ -207,6 +214,10 @@ class GslbVserverConfig : public Object
     uint32_t GetToleranceMs() const;
     /// \return whether -tolerance was given (the seed's reading defaults it to 5 ms otherwise)
     bool IsToleranceSet() const;
+    /// \return -backupLBMethod (DEFAULT_BACKUP_LB_METHOD when not given)
+    const std::string& GetBackupLbMethod() const;
+    /// \return whether -backupLBMethod was given
+    bool IsBackupLbMethodSet() const;
     /// \return the record type of the domains' answers (A or AAAA)
     uint16_t GetDnsRecordType() const;
     /// \return -EDR
@@ -247,6 +258,8 @@ class GslbVserverConfig : public Object
     std::string m_lbMethod;                         //!< LB method
     uint32_t m_tolerance{DEFAULT_TOLERANCE_MS};     //!< ms
     bool m_toleranceSet{false};                     //!< -tolerance given
+    std::string m_backupLbMethod;                   //!< -backupLBMethod
+    bool m_backupLbMethodSet{false};                //!< -backupLBMethod given
     uint16_t m_recordType{1};                       //!< A
     bool m_edr{false};                              //!< -EDR
     std::string m_file;                             //!< where added
@@ -319,10 +332,11 @@ class GslbParameterConfig : public Object
  *   told); at most one LOCAL site.
  * - add gslb service <name> <IP> <serviceType> <port> -siteName <site> [-publicIP <ip>]
  *   [-publicPort <n>]; the site must exist.
- * - add gslb vserver <name> <serviceType> [-lbMethod M] [-tolerance ms] [-dnsRecordType A|AAAA]
- *   [-EDR ENABLED|DISABLED]; lbMethod default LEASTCONNECTION, one of GetLbMethods();
- *   tolerance (the RTT selection window, GslbRttLb) default 0, 0..100; set gslb vserver
- *   <name> with -lbMethod, -tolerance, -EDR.
+ * - add gslb vserver <name> <serviceType> [-lbMethod M] [-backupLBMethod M] [-tolerance ms]
+ *   [-dnsRecordType A|AAAA] [-EDR ENABLED|DISABLED]; lbMethod default LEASTCONNECTION, one of
+ *   GetLbMethods(); backupLBMethod default ROUNDROBIN, one of GetLbMethods(), only with
+ *   lbMethod RTT or STATICPROXIMITY (Validate); tolerance (the RTT selection window, GslbRttLb) default 0, 0..100; set gslb vserver
+ *   <name> with -lbMethod, -backupLBMethod, -tolerance, -EDR.
  * - bind gslb vserver <name> -serviceName <svc> | -domainName <d> [-TTL s] [-backupIP ip];
  *   TTL default 5; unbind gslb vserver <name> -serviceName <svc> | -domainName <d>.
  * - set gslb parameter [-ldnsprobeOrder <kind>...] [-ldnsEntryTimeout s]

@@ -202,6 +202,7 @@ GslbServiceConfig::DoDispose()
 // ---- GslbVserverConfig -------------------------------------------------------------------------
 
 const std::string GslbVserverConfig::DEFAULT_LB_METHOD = "LEASTCONNECTION";
+const std::string GslbVserverConfig::DEFAULT_BACKUP_LB_METHOD = "ROUNDROBIN";
 
 TypeId
 GslbVserverConfig::GetTypeId()
@@ -214,7 +215,8 @@ GslbVserverConfig::GetTypeId()
 }
 
 GslbVserverConfig::GslbVserverConfig()
-    : m_lbMethod(DEFAULT_LB_METHOD)
+    : m_lbMethod(DEFAULT_LB_METHOD),
+      m_backupLbMethod(DEFAULT_BACKUP_LB_METHOD)
 {
 }
 
@@ -235,6 +237,25 @@ GslbVserverConfig::SetLbMethod(const std::string& method)
     {
         m_vserver->SetLbMethod(method);
     }
+}
+
+void
+GslbVserverConfig::SetBackupLbMethod(const std::string& method)
+{
+    m_backupLbMethod = method;
+    m_backupLbMethodSet = true;
+}
+
+const std::string&
+GslbVserverConfig::GetBackupLbMethod() const
+{
+    return m_backupLbMethod;
+}
+
+bool
+GslbVserverConfig::IsBackupLbMethodSet() const
+{
+    return m_backupLbMethodSet;
 }
 
 void

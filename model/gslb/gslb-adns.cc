@@ -223,7 +223,8 @@ GslbAdns::Answer(const AdcDnsQuestion& q, const Address& from)
     if (sel.service)
     {
         const AdcIpAddress address = sel.service->GetAddress();
-        // The GSLB methods say why (rtt, no-rtt-round-robin, proximity, ...); others: the name.
+        // The GSLB methods say why (rtt, backup-roundrobin-partial-rtt, proximity, ...); others:
+        // the name.
         Ptr<GslbLdnsLb> ldnsLb = DynamicCast<GslbLdnsLb>(d.vserver->GetLbMethod());
         std::string reason = !m_reasonSource.IsNull() ? m_reasonSource()
                              : ldnsLb                 ? ldnsLb->GetLastReason()

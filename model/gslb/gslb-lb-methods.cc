@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ns3
 {
@@ -53,27 +54,96 @@ GslbLdnsLb::GetTypeId()
     return tid;
 }
 
+GslbLdnsLb::GslbLdnsLb() = default;
+
+GslbLdnsLb::~GslbLdnsLb() = default;
+
 std::string
 GslbLdnsLb::GetLastReason() const
 {
     return m_lastReason;
 }
 
-int32_t
-GslbLdnsLb::RoundRobin(const std::string& reason)
+void
+GslbLdnsLb::SetBackupMethod(const std::string& name)
 {
-    m_lastReason = reason;
-    const uint32_t n = GetNBackends();
-    for (uint32_t k = 0; k < n; ++k)
+    const std::string canonical =
+        AdcLbMethodRegistry::Resolve(name, {}, "GSLB " + GetMethodName(), "-backupLBMethod");
+    m_backup = AdcLbMethodRegistry::Create(canonical, AdcLbMethodRegistry::NETSCALER);
+    SyncBackup();
+}
+
+std::string
+GslbLdnsLb::GetBackupMethodName() const
+{
+    return m_backup ? m_backup->GetMethodName() : "ROUNDROBIN";
+}
+
+Ptr<AdcLbMethod>
+GslbLdnsLb::GetBackupMethod()
+{
+    if (!m_backup)
     {
-        const uint32_t i = (m_next + k) % n;
-        if (GetBackend(i).up)
+        m_backup = CreateObject<AdcRoundRobinLb>(); // NetScaler's default -backupLBMethod
+        SyncBackup();
+    }
+    return m_backup;
+}
+
+void
+GslbLdnsLb::SyncBackup()
+{
+    if (!m_backup)
+    {
+        return;
+    }
+    for (uint32_t i = 0; i < GetNBackends(); ++i)
+    {
+        const AdcBackend& b = GetBackend(i);
+        if (i >= m_backup->GetNBackends())
         {
-            m_next = (i + 1) % n;
-            return static_cast<int32_t>(i);
+            m_backup->AddBackend(b);
+            continue;
+        }
+        const AdcBackend& mirror = m_backup->GetBackend(i);
+        if (mirror.up != b.up)
+        {
+            m_backup->SetBackendUp(i, b.up);
+        }
+        if (mirror.weight != b.weight)
+        {
+            m_backup->SetBackendWeight(i, b.weight);
         }
     }
-    return -1;
+}
+
+void
+GslbLdnsLb::BackendsChanged()
+{
+    SyncBackup();
+}
+
+int32_t
+GslbLdnsLb::Backup(const AdcLbContext& ctx, const std::string& cause)
+{
+    Ptr<AdcLbMethod> backup = GetBackupMethod();
+    std::string name = backup->GetMethodName();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+        return static_cast<char>(std::tolower(c));
+    });
+    m_lastReason = "backup-" + name + "-" + cause;
+    return backup->Select(ctx);
+}
+
+void
+GslbLdnsLb::DoDispose()
+{
+    if (m_backup)
+    {
+        m_backup->Dispose();
+        m_backup = nullptr;
+    }
+    AdcLbMethod::DoDispose();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,6 +170,13 @@ GslbRttLb::GetTypeId()
                           "to the lowest site index; Tolerance ignored).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&GslbRttLb::m_windowRoundRobin),
+                          MakeBooleanChecker())
+            .AddAttribute("RequireEveryRtt",
+                          "true: decide only when every candidate site's RTT to the LDNS is "
+                          "known, the backup method (-backupLBMethod) until then; false: decide "
+                          "among the RTTs known as soon as there is one.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&GslbRttLb::m_requireEveryRtt),
                           MakeBooleanChecker());
     return tid;
 }
@@ -151,11 +228,11 @@ GslbRttLb::DoSelect(const AdcLbContext& ctx)
 {
     if (ctx.ldns.IsNone())
     {
-        return RoundRobin("no-ldns");
+        return Backup(ctx, "no-ldns");
     }
     if (!m_db || m_db->GetNSites() == 0)
     {
-        return RoundRobin("no-rtt-round-robin");
+        return Backup(ctx, "no-rtt");
     }
     // The sites that have an up back-end, and the first such back-end of each.
     const uint32_t nSites = m_db->GetNSites();
@@ -175,22 +252,27 @@ GslbRttLb::DoSelect(const AdcLbContext& ctx)
             firstUp[it->second] = static_cast<int32_t>(i);
         }
     }
+    const uint32_t nCandidates =
+        static_cast<uint32_t>(std::count(candidate.begin(), candidate.end(), true));
+    const uint32_t known = m_db->CountKnown(ctx.ldns, candidate);
+    if (known == 0)
+    {
+        return Backup(ctx, "no-rtt");
+    }
+    if (m_requireEveryRtt && known < nCandidates)
+    {
+        NS_LOG_INFO("LDNS " << ctx.ldns << ": RTT known from " << known << " of " << nCandidates
+                            << " candidate sites; the backup method chooses");
+        return Backup(ctx, "partial-rtt");
+    }
     if (!m_windowRoundRobin)
     {
         const int32_t best = m_db->GetBestSite(ctx.ldns, candidate);
-        if (best < 0)
-        {
-            return RoundRobin("no-rtt-round-robin");
-        }
         m_lastReason = "rtt";
         NS_LOG_INFO("LDNS " << ctx.ldns << ": site " << best << " has the lowest RTT");
         return firstUp[best];
     }
     const std::vector<uint32_t> within = m_db->GetSitesWithin(ctx.ldns, candidate, m_window);
-    if (within.empty())
-    {
-        return RoundRobin("no-rtt-round-robin");
-    }
     m_lastReason = "rtt";
     if (within.size() == 1)
     {
@@ -306,12 +388,12 @@ GslbStaticProximityLb::DoSelect(const AdcLbContext& ctx)
 {
     if (ctx.ldns.IsNone())
     {
-        return RoundRobin("no-ldns");
+        return Backup(ctx, "no-ldns");
     }
     const std::string region = GetRegion(ctx.ldns);
     if (region.empty())
     {
-        return RoundRobin("no-location-round-robin");
+        return Backup(ctx, "no-location");
     }
     for (uint32_t i = 0; i < GetNBackends(); ++i)
     {
@@ -323,7 +405,7 @@ GslbStaticProximityLb::DoSelect(const AdcLbContext& ctx)
             return static_cast<int32_t>(i);
         }
     }
-    return RoundRobin("region-down-round-robin");
+    return Backup(ctx, "region-down");
 }
 
 } // namespace ns3

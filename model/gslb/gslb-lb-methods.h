@@ -36,8 +36,16 @@ void GslbRegisterLbMethods();
 
 /**
  * \ingroup adc
- * \brief Base of the methods that choose by the LDNS: round robin over the up back-ends when
- * the LDNS tells nothing, and the reason of the last choice.
+ * \brief Base of the methods that choose by the LDNS: the backup method used when the LDNS
+ * tells nothing, and the reason of the last choice.
+ *
+ * The backup method is the GSLB vserver's `-backupLBMethod` (NITRO gslbvserver: "Backup load
+ * balancing method. Becomes operational if the primary load balancing method fails or cannot
+ * be used. Valid only if the primary method is based on either round-trip time (RTT) or static
+ * proximity"), ROUNDROBIN unless set. It is an ordinary AdcLbMethod whose back-ends mirror
+ * this method's (same order, names, weights and states), so its cursor and state persist.
+ * A choice it makes is reported as "backup-<method in lower case>-<cause>", e.g.
+ * "backup-roundrobin-partial-rtt".
  */
 class GslbLdnsLb : public AdcLbMethod
 {
@@ -45,29 +53,57 @@ class GslbLdnsLb : public AdcLbMethod
     /// \return the TypeId
     static TypeId GetTypeId();
 
+    GslbLdnsLb();
+    ~GslbLdnsLb() override;
+
     /// \return why the last Select chose as it did (the subclass's reasons)
     std::string GetLastReason() const;
 
+    /**
+     * \brief Set the backup method (the vserver's -backupLBMethod).
+     * \param name a NetScaler method name known to AdcLbMethodRegistry (any case)
+     * \throws AdcConfigError naming -backupLBMethod, the value and the allowed names
+     */
+    void SetBackupMethod(const std::string& name);
+    /// \return the backup method's canonical name (ROUNDROBIN unless set)
+    std::string GetBackupMethodName() const;
+    /// \return the backup method, its back-ends mirroring this method's (to configure it, e.g.
+    /// a STATICPROXIMITY backup's locations)
+    Ptr<AdcLbMethod> GetBackupMethod();
+
   protected:
     /**
-     * \param reason the reason to record
-     * \return the next up back-end in index order after the previous round-robin choice
+     * \brief Let the backup method choose, and record the reason "backup-<method>-<cause>".
+     * \param ctx the request \param cause why the primary method cannot choose
+     * \return the backup method's choice (an up back-end; -1 only when none is up)
      */
-    int32_t RoundRobin(const std::string& reason);
+    int32_t Backup(const AdcLbContext& ctx, const std::string& cause);
+    void BackendsChanged() override;
+    void DoDispose() override;
 
     std::string m_lastReason; //!< why the last Select chose as it did
 
   private:
-    uint32_t m_next{0}; //!< round-robin cursor
+    /// \brief Bring the backup method's back-ends in line with this method's.
+    void SyncBackup();
+
+    Ptr<AdcLbMethod> m_backup; //!< the backup method (created on first use)
 };
 
 /**
  * \ingroup adc
  * \brief RTT: dynamic round-trip time (NetScaler's `-lbMethod RTT`). Each back-end is a GSLB
- * service at a site; the sites considered are those that have an up back-end, and the choice
- * is among them by their known RTT to the client's LDNS (the first up back-end of the chosen
- * site). With no RTT known for the LDNS (an LDNS seen for the first time), round robin over
- * the up back-ends (GSLB-08).
+ * service at a site; the sites considered (candidates) are those that have an up back-end, and
+ * the choice is among them by their RTTs to the client's LDNS (the first up back-end of the
+ * chosen site).
+ *
+ * When it decides ("RequireEveryRtt", default true): only when every candidate site's RTT to
+ * the LDNS is known. Until then the backup method chooses (GslbLdnsLb, the vserver's
+ * -backupLBMethod, ROUNDROBIN unless set): the seed's "If RTT information is not available
+ * ... the appliance selects a site by using the round robin method", read as "not available
+ * for every site", since a choice among the RTTs that happen to be known favours whichever
+ * sites measured first (the others are still probing the LDNS they were told of over MEP).
+ * false: decide as soon as one candidate's RTT is known (the model before issue 26).
  *
  * "Tolerance" is the GSLB vserver's -tolerance, a selection window. NetScaler's NITRO
  * reference (setgslbvserver_tolerance): "The sites having the RTT value less than or equal to
@@ -79,7 +115,9 @@ class GslbLdnsLb : public AdcLbMethod
  * "RoundRobinWithinTolerance" false is the seed's reading (the lowest RTT wins, ties to the
  * lowest site index, GslbRttDatabase::GetBestSite; Tolerance ignored).
  *
- * GetLastReason: "rtt", "no-rtt-round-robin", or "no-ldns" (ctx.ldns is none; round robin).
+ * GetLastReason: "rtt"; or the backup's "backup-<method>-no-rtt" (no candidate's RTT known),
+ * "backup-<method>-partial-rtt" (some candidates' RTTs unknown), "backup-<method>-no-ldns"
+ * (ctx.ldns is none).
  */
 class GslbRttLb : public GslbLdnsLb
 {
@@ -118,6 +156,7 @@ class GslbRttLb : public GslbLdnsLb
     std::map<std::string, uint32_t> m_siteOf; //!< back-end name -> site
     Time m_window;                            //!< "Tolerance"
     bool m_windowRoundRobin{true};            //!< "RoundRobinWithinTolerance"
+    bool m_requireEveryRtt{true};             //!< "RequireEveryRtt"
     uint32_t m_windowNext{0};                 //!< round-robin cursor within the window
 };
 
@@ -125,10 +164,12 @@ class GslbRttLb : public GslbLdnsLb
  * \ingroup adc
  * \brief STATICPROXIMITY: a static proximity table (NetScaler's `add location`, simplified
  * to prefixes): the LDNS's longest matching prefix names a region, and the choice is the up
- * back-end of that region (the lowest index when it has several); else round robin.
+ * back-end of that region (the lowest index when it has several); else the backup method
+ * (GslbLdnsLb; ROUNDROBIN unless set).
  *
- * GetLastReason: "proximity", "no-location-round-robin" (no prefix matches the LDNS),
- * "region-down-round-robin" (the region has no up back-end) or "no-ldns".
+ * GetLastReason: "proximity", or the backup's "backup-<method>-no-location" (no prefix matches
+ * the LDNS), "backup-<method>-region-down" (the region has no up back-end) or
+ * "backup-<method>-no-ldns".
  */
 class GslbStaticProximityLb : public GslbLdnsLb
 {

@@ -91,6 +91,14 @@ GslbMepAgent::GetTypeId()
                           TimeValue(Seconds(1)),
                           MakeTimeAccessor(&GslbMepAgent::m_siteMetricInterval),
                           MakeTimeChecker())
+            .AddAttribute("LdnsRefreshInterval",
+                          "Time between two sends of the local RTTs of the LDNS that queried "
+                          "this site meanwhile, which keep them alive (probed) at the other "
+                          "sites; below the LDNS entry timeout (GslbSiteApps sets a third of "
+                          "-ldnsEntryTimeout). 0: never.",
+                          TimeValue(Seconds(60)),
+                          MakeTimeAccessor(&GslbMepAgent::m_refreshInterval),
+                          MakeTimeChecker())
             .AddAttribute("LocalAddress",
                           "This site's IP: connections are made from it (0.0.0.0: the node's "
                           "first non-loopback IPv4 address).",
@@ -120,6 +128,7 @@ GslbMepAgent::GslbMepAgent()
       m_keepAliveTimeout(Seconds(10)),
       m_connectRetryInterval(Seconds(5)),
       m_siteMetricInterval(Seconds(1)),
+      m_refreshInterval(Seconds(60)),
       m_localAddress(Ipv4Address::GetAny())
 {
     NS_LOG_FUNCTION(this);
@@ -243,6 +252,11 @@ GslbMepAgent::CheckConfig()
                              MsText(m_connectRetryInterval) + "' and SiteMetricInterval '" +
                              MsText(m_siteMetricInterval) + "' must both be > 0");
     }
+    if (m_refreshInterval.IsStrictlyNegative())
+    {
+        throw AdcConfigError("GslbMepAgent: LdnsRefreshInterval '" + MsText(m_refreshInterval) +
+                             "' is negative; allowed 0 (never) or more");
+    }
     if (m_localAddress == Ipv4Address::GetAny())
     {
         Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
@@ -304,6 +318,10 @@ GslbMepAgent::StartApplication()
     }
     m_siteMetricEvent =
         Simulator::Schedule(m_siteMetricInterval, &GslbMepAgent::SiteMetricTick, this);
+    if (m_refreshInterval.IsStrictlyPositive())
+    {
+        m_refreshEvent = Simulator::Schedule(m_refreshInterval, &GslbMepAgent::RefreshTick, this);
+    }
 }
 
 void
@@ -311,6 +329,7 @@ GslbMepAgent::StopApplication()
 {
     m_running = false;
     m_siteMetricEvent.Cancel();
+    m_refreshEvent.Cancel();
     if (m_listener)
     {
         AdcStopListening(m_listener, true);
@@ -577,6 +596,10 @@ GslbMepAgent::Deliver(Peer* p, const AdcMepMessage& m)
         for (const AdcMepNetworkMetric& r : m.networkMetrics)
         {
             m_db->UpdateRemote(p->site, r.ldns, MilliSeconds(r.rttMs));
+            if (!m_remoteRtt.IsNull())
+            {
+                m_remoteRtt(p->site, AdcIpAddress(r.ldns), MilliSeconds(r.rttMs));
+            }
         }
     }
     else if (m.type == AdcMepMessage::SITE_METRIC_UPDATE && !m_siteMetric.IsNull())
@@ -616,14 +639,20 @@ GslbMepAgent::SendRtt(const AdcIpAddress& ldns, Time rtt)
 void
 GslbMepAgent::SendAllRtts(Peer* p)
 {
+    SendLocalRtts(p, m_db->GetLdnsAddresses());
+}
+
+void
+GslbMepAgent::SendLocalRtts(Peer* p, const std::vector<AdcIpAddress>& ldns)
+{
     const uint32_t local = m_db->GetLocalSite();
     std::vector<AdcMepNetworkMetric> records;
-    for (const AdcIpAddress& ldns : m_db->GetLdnsAddresses())
+    for (const AdcIpAddress& a : ldns)
     {
-        const std::optional<Time> rtt = m_db->GetRtt(ldns, local);
-        if (ldns.IsV4() && rtt)
+        const std::optional<Time> rtt = a.IsV4() ? m_db->GetRtt(a, local) : std::nullopt;
+        if (rtt)
         {
-            records.push_back({ldns.GetIpv4(), RttMs(*rtt), 0});
+            records.push_back({a.GetIpv4(), RttMs(*rtt), 0});
         }
         if (records.size() == kMaxNetworkRecords)
         {
@@ -635,6 +664,37 @@ GslbMepAgent::SendAllRtts(Peer* p)
     {
         Send(p, AdcMepMessage::NetworkMetricUpdate(records));
     }
+}
+
+void
+GslbMepAgent::NoteQuery(const AdcIpAddress& ldns)
+{
+    if (ldns.IsV4() && m_queriedSet.insert(ldns).second)
+    {
+        m_queried.push_back(ldns);
+    }
+}
+
+void
+GslbMepAgent::SetRemoteRttCallback(RemoteRttCallback cb)
+{
+    m_remoteRtt = cb;
+}
+
+void
+GslbMepAgent::RefreshTick()
+{
+    // In the order first queried: the same run sends the same bytes.
+    for (auto& p : m_peers)
+    {
+        if (p->socket)
+        {
+            SendLocalRtts(p.get(), m_queried);
+        }
+    }
+    m_queried.clear();
+    m_queriedSet.clear();
+    m_refreshEvent = Simulator::Schedule(m_refreshInterval, &GslbMepAgent::RefreshTick, this);
 }
 
 void

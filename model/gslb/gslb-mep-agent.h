@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,9 +58,17 @@ namespace ns3
  * states to announce (nothing is sent when it is unset or returns none). MEP records carry
  * IPv4 LDNS only: IPv6 LDNS RTTs stay local.
  *
+ * LDNS announcement and activity (NetScaler: "First resolution, the LDNS IP is communicated to
+ * the other sites to return a value using one of the available probes"): the first RTT a site
+ * stores for an LDNS is sent like every stored value, and that record tells the peers of the
+ * LDNS (the owner's remote RTT callback starts probing it there). The owner reports every local
+ * query with NoteQuery; every "LdnsRefreshInterval" the local RTTs of the IPv4 LDNS queried
+ * since the last round are sent again, so that the other sites, which see no query from an
+ * LDNS that asks only this site, keep probing it and keep its entry alive.
+ *
  * Received: every message counts as heard; NETWORK METRIC UPDATE records go to
- * GslbRttDatabase::UpdateRemote for the peer's site; SITE METRIC UPDATE records to the site
- * metric callback; KEEP ALIVE and the other types only refresh liveness. Bytes that are not
+ * GslbRttDatabase::UpdateRemote for the peer's site, then to the remote RTT callback; SITE
+ * METRIC UPDATE records to the site metric callback; KEEP ALIVE and the other types only refresh liveness. Bytes that are not
  * MEP (AdcMepFramer's stream error) are dropped with the framer's reason and the connection is
  * closed.
  *
@@ -100,6 +109,18 @@ class GslbMepAgent : public Application
      * \param rtt the RTT (rounded to the millisecond, capped at 65534 ms)
      */
     void SendRtt(const AdcIpAddress& ldns, Time rtt);
+
+    /**
+     * \brief A query from \p ldns reached this site: its local RTT is sent again at the next
+     * refresh ("LdnsRefreshInterval"), which keeps the LDNS alive at the other sites.
+     * \param ldns the LDNS (IPv6 ones are ignored: MEP carries IPv4 LDNS only)
+     */
+    void NoteQuery(const AdcIpAddress& ldns);
+
+    /// Told of every NETWORK METRIC record received: (peer site, LDNS, RTT).
+    typedef Callback<void, uint32_t, const AdcIpAddress&, Time> RemoteRttCallback;
+    /// \param cb called after each received record was given to the database
+    void SetRemoteRttCallback(RemoteRttCallback cb);
 
     /// Gives the local services' states to announce.
     typedef Callback<std::vector<AdcMepSiteMetric>> LocalServicesCallback;
@@ -203,6 +224,13 @@ class GslbMepAgent : public Application
     /// \param p a connected peer: send it every local IPv4 RTT of the database
     void SendAllRtts(Peer* p);
     /**
+     * \param p a connected peer
+     * \param ldns LDNS whose local RTT (when known, IPv4) to send, batched
+     */
+    void SendLocalRtts(Peer* p, const std::vector<AdcIpAddress>& ldns);
+    /// \brief Send the local RTTs of the LDNS queried since the last round, then again later.
+    void RefreshTick();
+    /**
      * \brief Close \p p's connection (if any), report it down and schedule a new attempt.
      * \param p the peer
      * \param reason why, for the log
@@ -220,6 +248,7 @@ class GslbMepAgent : public Application
     Time m_keepAliveTimeout;     //!< silence after which a peer is down
     Time m_connectRetryInterval; //!< time between connect attempts
     Time m_siteMetricInterval;   //!< time between site metric updates
+    Time m_refreshInterval;      //!< "LdnsRefreshInterval"
     Ipv4Address m_localAddress;  //!< this site's IP (0.0.0.0: the node's first address)
 
     Ptr<GslbRttDatabase> m_db;                  //!< the RTT database
@@ -227,10 +256,14 @@ class GslbMepAgent : public Application
     Ptr<Socket> m_listener;                     //!< listening socket
     bool m_running{false};                      //!< between start and stop
     EventId m_siteMetricEvent;                  //!< next site metric update
+    EventId m_refreshEvent;                     //!< next LDNS refresh
+    std::vector<AdcIpAddress> m_queried;        //!< LDNS queried since the last refresh
+    std::set<AdcIpAddress> m_queriedSet;        //!< the same, for look-up
 
     LocalServicesCallback m_localServices; //!< local services' states
     SiteMetricCallback m_siteMetric;       //!< peers' services' states
     PeerStateCallback m_peerState;         //!< peer up/down
+    RemoteRttCallback m_remoteRtt;         //!< every received NETWORK METRIC record
 
     /// Every message sent or received.
     TracedCallback<uint32_t, bool, const AdcMepMessage&> m_messageTrace;

@@ -523,6 +523,31 @@ GslbRttDatabase::GetBestSite(const AdcIpAddress& ldns, const std::vector<bool>& 
     return best;
 }
 
+uint32_t
+GslbRttDatabase::CountKnown(const AdcIpAddress& ldns, const std::vector<bool>& candidate) const
+{
+    CheckSites("CountKnown");
+    if (candidate.size() != m_siteNames.size())
+    {
+        throw AdcConfigError("GslbRttDatabase: CountKnown: candidate flags '" +
+                             std::to_string(candidate.size()) +
+                             "' do not match the sites; one flag per site (" +
+                             std::to_string(m_siteNames.size()) + ") is required");
+    }
+    const uint32_t e = Find(ldns);
+    if (e == kNone || IsExpired(e))
+    {
+        return 0;
+    }
+    uint32_t n = 0;
+    const uint16_t* rtts = &m_rtt[e * m_siteNames.size()];
+    for (uint32_t s = 0; s < m_siteNames.size(); ++s)
+    {
+        n += candidate[s] && rtts[s] != kUnknown ? 1 : 0;
+    }
+    return n;
+}
+
 std::vector<uint32_t>
 GslbRttDatabase::GetSitesWithin(const AdcIpAddress& ldns,
                                 const std::vector<bool>& candidate,

@@ -126,6 +126,13 @@ class GslbRttDatabase : public Object
     int32_t GetBestSite(const AdcIpAddress& ldns, const std::vector<bool>& candidate) const;
 
     /**
+     * \param ldns an LDNS
+     * \param candidate one flag per site (size GetNSites(); AdcConfigError otherwise)
+     * \return how many candidate sites have a known RTT to \p ldns (0 when the entry expired)
+     */
+    uint32_t CountKnown(const AdcIpAddress& ldns, const std::vector<bool>& candidate) const;
+
+    /**
      * \brief The candidate sites whose known RTT to \p ldns is at most the lowest one plus
      * \p window (NetScaler's GSLB vserver -tolerance: "The sites having the RTT value less than
      * or equal to the sum of the lowest RTT and tolerance value are considered").
