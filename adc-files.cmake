@@ -47,6 +47,7 @@ set(ADC_SOURCES
     model/config/adc-ilbadm-commands.cc
     model/config/adc-ilbadm-objects.cc
     model/config/adc-netscaler-commands.cc
+    model/config/adc-netscaler-lb-method-parameters.cc
     model/config/adc-netscaler-cs-commands.cc
     model/config/adc-netscaler-crd-commands.cc
     model/config/adc-netscaler-crd-objects.cc
@@ -86,6 +87,7 @@ set(ADC_SOURCES
     model/ilb/ilb-rule.cc
     model/lb/adc-ilb-hash-lb.cc
     model/lb/adc-lb-method-registry.cc
+    model/lb/adc-hash-lb-methods.cc
     model/lb/adc-lb-method.cc
     model/lb/adc-maglev-table.cc
     model/routing/adc-bgp-session.cc
@@ -309,6 +311,9 @@ set(ADC_TEST_SOURCES
     test/adc-mpi-test.cc
     test/adc-lb-method-registry-test.cc
     test/adc-lb-method-test.cc
+    test/adc-lb-decision-test.cc
+    test/adc-lb-method-parameters-test.cc
+    test/extension-static-registration-test.cc
     test/adc-maglev-table-test.cc
     test/adc-bgp-speaker-test.cc
     test/adc-ecmp-routing-test.cc

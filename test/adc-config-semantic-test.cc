@@ -526,26 +526,13 @@ TEST_F(AdcConfigSemanticIlbadmRun, LateServerNamesItsLine)
 class AdcConfigSemanticGslb : public ::testing::Test
 {
   protected:
-    void SetUp() override
-    {
-        m_before = AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::NETSCALER);
-    }
-
     void TearDown() override
     {
         Simulator::Destroy();
-        const auto now = AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::NETSCALER);
-        for (const std::string name : {"RTT", "STATICPROXIMITY"})
-        {
-            const bool had = std::find(m_before.begin(), m_before.end(), name) != m_before.end();
-            if (!had && std::find(now.begin(), now.end(), name) != now.end())
-            {
-                AdcLbMethodRegistry::Unregister(name);
-            }
-        }
+        m_registry.Restore();
     }
 
-    std::vector<std::string> m_before; //!< the methods registered before the test
+    adctest::LbRegistrySnapshot m_registry; //!< the methods registered before the test
 };
 
 /// Two sites, site-a local, a service at each, and two RTT vservers.

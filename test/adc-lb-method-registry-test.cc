@@ -407,10 +407,13 @@ TEST(AdcLbMethod, PublicKeyPiecesMatchTheBuiltInHashMethods)
 {
     for (const auto& [name, key] :
          std::vector<std::pair<std::string, uint64_t (*)(const AdcLbContext&, uint64_t)>>{
-             {"SOURCEIPHASH", &AdcLbKey::SourceIp},
+             {"SOURCEIPHASH",
+              [](const AdcLbContext&c, uint64_t seed) { return AdcLbKey::SourceIp(c, seed); }},
              {"SRCIPSRCPORTHASH", &AdcLbKey::SourceIpPort},
              {"SRCIPDESTIPHASH", &AdcLbKey::SourceIpVip},
-             {"DESTINATIONIPHASH", &AdcLbKey::DestinationIp}})
+             {"DESTINATIONIPHASH", [](const AdcLbContext&c, uint64_t seed) {
+                  return AdcLbKey::DestinationIp(c, seed);
+              }}})
     {
         // Two flows with the same key go to the same back-end whatever else differs (the
         // method keys on exactly that piece); keys that differ spread.

@@ -4,6 +4,8 @@
  * Tests of the shared load-balancing methods (AdcLbMethod and its subclasses).
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-lb-method.h"
 #include "ns3/boolean.h"
@@ -23,25 +25,10 @@ using namespace ns3;
 namespace
 {
 
+using adctest::MakeMethod;
+
 const std::vector<std::string> HASH_METHODS =
     {"SOURCEIPHASH", "hash-ip", "hash-ip-port", "hash-ip-vip", "URLHASH", "DESTINATIONIPHASH"};
-
-/// \return a method with \p n back-ends "S0".."S<n-1>" of the given weights (default 1)
-Ptr<AdcLbMethod>
-MakeMethod(const std::string& name, uint32_t n, const std::vector<uint32_t>& weights = {})
-{
-    Ptr<AdcLbMethod> m = AdcLbMethod::Create(name);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        AdcBackend b;
-        b.name = "S" + std::to_string(i);
-        b.address = Ipv4Address(0x0a000100 + i);
-        b.port = 80;
-        b.weight = weights.empty() ? 1 : weights[i];
-        EXPECT_EQ(m->AddBackend(b), i);
-    }
-    return m;
-}
 
 /// \return flow number \p i: every field (client IP, port, VIP, URL) differs between flows
 AdcLbContext
@@ -85,7 +72,10 @@ struct SelectionRecorder
     std::vector<int32_t> indices;  //!< chosen index per call
     std::vector<std::string> urls; //!< url per call
 
-    void Record(const AdcFlowKey& /* flow */, const std::string& url, int32_t index)
+    void Record(const AdcFlowKey& /* flow */,
+                const std::string& url,
+                int32_t index,
+                const AdcLbDecision& /* decision */)
     {
         indices.push_back(index);
         urls.push_back(url);

@@ -8,6 +8,8 @@
  * themselves are the CTest tests adc-mpi-* of a build against ./adc setup --mpi's ns-3.
  */
 
+#include "adc-test-fixtures.h"
+
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-isp-topology-helper.h"
 #include "ns3/adc-mpi.h"
@@ -117,7 +119,10 @@ class AdcMpiTest : public ::testing::Test
     {
         unsetenv("OMPI_COMM_WORLD_SIZE");
         Simulator::Destroy();
+        m_registry.Restore(); // the GSLB plans register RTT and STATICPROXIMITY
     }
+
+    adctest::LbRegistrySnapshot m_registry; //!< the methods registered before the test
 };
 
 // REQ: CORE-01

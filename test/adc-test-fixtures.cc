@@ -5,6 +5,7 @@
 #include "adc-test-fixtures.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-lb-method-registry.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/string.h"
 
@@ -495,6 +496,39 @@ RawServer::Read(Ptr<Socket> s)
         {
             s->Close();
             return;
+        }
+    }
+}
+
+Ptr<AdcLbMethod>
+MakeMethod(const std::string& name, uint32_t n, const std::vector<uint32_t>& weights)
+{
+    Ptr<AdcLbMethod> m = AdcLbMethod::Create(name);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        AdcBackend b;
+        b.name = "S" + std::to_string(i);
+        b.address = Ipv4Address(0x0a000100 + i);
+        b.port = 80;
+        b.weight = weights.empty() ? 1 : weights[i];
+        EXPECT_EQ(m->AddBackend(b), i);
+    }
+    return m;
+}
+
+LbRegistrySnapshot::LbRegistrySnapshot()
+    : m_names(AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::NETSCALER))
+{
+}
+
+void
+LbRegistrySnapshot::Restore() const
+{
+    for (const std::string& name : AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::NETSCALER))
+    {
+        if (std::find(m_names.begin(), m_names.end(), name) == m_names.end())
+        {
+            AdcLbMethodRegistry::Unregister(name);
         }
     }
 }

@@ -11,6 +11,7 @@
 #include "ns3/adc-config-reader.h"
 #include "ns3/adc-http-message.h"
 #include "ns3/adc-http-stream-parser.h"
+#include "ns3/adc-lb-method.h"
 #include "ns3/adc-request-record.h"
 #include "ns3/adc-socket-util.h"
 #include "ns3/application.h"
@@ -109,6 +110,34 @@ class ConfigReaderTest : public ::testing::Test
     AdcConfigReader m_reader; //!< the reader
     std::string m_file;       //!< the file name texts are read as
     uint32_t m_line{0};       //!< the line of the last error
+};
+
+// ---- load-balancing methods ------------------------------------------------------------------
+
+/**
+ * \param name a method name in any vocabulary (AdcLbMethod::Create)
+ * \param n back-ends "S0".."S<n-1>" at 10.0.1.0+i port 80
+ * \param weights their weights (default 1 each)
+ * \return the method
+ */
+Ptr<AdcLbMethod> MakeMethod(const std::string& name,
+                            uint32_t n,
+                            const std::vector<uint32_t>& weights = {});
+
+/**
+ * The methods registered when it was made; Restore() unregisters any registered since (e.g.
+ * GSLB's RTT and STATICPROXIMITY, which building a GSLB site registers process-wide), leaving
+ * the registry as the other tests of the program expect it.
+ */
+class LbRegistrySnapshot
+{
+  public:
+    LbRegistrySnapshot();
+    /// Unregister every canonical method registered since construction.
+    void Restore() const;
+
+  private:
+    std::vector<std::string> m_names; //!< canonical names at construction
 };
 
 // ---- topologies -------------------------------------------------------------------------------

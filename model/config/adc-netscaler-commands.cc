@@ -447,8 +447,13 @@ ApplyVServerParameters(const Cmd& cmd, Ptr<AdcVirtualServer> v)
             cmd.Fail("the backup virtual server leads back to this one", name);
         }
     }
+    const auto methodParameters = NS::ReadLbMethodParameters(cmd);
     AdcNetScalerCrdCommands::ApplyLbVserverParameters(cmd, v); // -m, -sessionless
     v->SetLbMethod(method);
+    for (const auto& [attribute, value] : methodParameters)
+    {
+        v->SetLbMethodParameter(attribute, value);
+    }
     v->SetPersistenceType(type);
     v->SetAttribute("Timeout", UintegerValue(minutes));
 }
@@ -496,6 +501,7 @@ ShowVServers(const AdcConfigStore& store, std::ostream& os)
         }
         const uint64_t timeout = NS::GetAttribute<UintegerValue>(v, "Timeout");
         os << (timeout != 2 ? " -timeout " + std::to_string(timeout) : "");
+        os << NS::LbMethodParametersText(v);
         os << AdcNetScalerCrdCommands::LbVserverParametersText(v);
         os << (v->GetAdminState() == AdcService::DISABLED ? " -state DISABLED" : "") << "\n";
     }
@@ -616,6 +622,8 @@ AdcNetScalerCommands::RegisterLoadBalancing(AdcConfigLanguage& language)
     P vserverSet = kVServerParameters;
     const P& forwarding = AdcNetScalerCrdCommands::GetLbVserverParameters();
     vserverSet.insert(vserverSet.end(), forwarding.begin(), forwarding.end());
+    const P methodParameters = GetLbMethodParameters();
+    vserverSet.insert(vserverSet.end(), methodParameters.begin(), methodParameters.end());
     P vserverAdd = vserverSet;
     vserverAdd.push_back({"-state"});
     auto bindGroup = [](Cmd& c) { BindServiceGroup(c, true); };

@@ -13,10 +13,13 @@
 #include "ns3/nstime.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
+
+class AdcVirtualServer;
 
 /**
  * \ingroup adc
@@ -138,6 +141,22 @@ class AdcNetScalerCommands
         object->GetAttribute(name, v);
         return v.Get();
     }
+
+    /// \return the LB method's own parameters of add/set lb vserver: -hashLength, -netmask,
+    /// -v6netmasklen
+    static std::vector<AdcConfigParameter> GetLbMethodParameters();
+
+    /**
+     * \brief Read and check the LB method's parameters of \p cmd (FILE:LINE errors).
+     * \param cmd an add or set lb vserver command
+     * \return (method attribute, value) pairs for AdcVirtualServer::SetLbMethodParameter
+     */
+    static std::vector<std::pair<std::string, std::string>> ReadLbMethodParameters(
+        const AdcConfigCommand& cmd);
+
+    /// \param vserver an LB virtual server \return its method parameters as CLI text ("" for
+    /// the defaults)
+    static std::string LbMethodParametersText(Ptr<AdcVirtualServer> vserver);
 
   private:
     /// \param language the language: add the monitor commands (add/set/rm lb monitor)

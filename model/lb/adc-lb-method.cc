@@ -9,8 +9,6 @@
 #include "adc-lb-method-registry.h"
 
 #include "ns3/adc-config-error.h"
-#include "ns3/boolean.h"
-#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -27,11 +25,6 @@ NS_OBJECT_ENSURE_REGISTERED(AdcLbMethod);
 NS_OBJECT_ENSURE_REGISTERED(AdcRoundRobinLb);
 NS_OBJECT_ENSURE_REGISTERED(AdcWeightedRoundRobinLb);
 NS_OBJECT_ENSURE_REGISTERED(AdcLeastConnectionLb);
-NS_OBJECT_ENSURE_REGISTERED(AdcRendezvousHashLb);
-NS_OBJECT_ENSURE_REGISTERED(AdcSourceHashLb);
-NS_OBJECT_ENSURE_REGISTERED(AdcUrlHashLb);
-NS_OBJECT_ENSURE_REGISTERED(AdcDestinationIpHashLb);
-NS_OBJECT_ENSURE_REGISTERED(AdcMaglevLb);
 
 namespace
 {
@@ -50,10 +43,23 @@ AdcLbKey::Combine(uint64_t h, uint64_t v)
     return AdcHash::Mix(h ^ AdcHash::Mix(v + 0x9e3779b97f4a7c15ULL));
 }
 
-uint64_t
-AdcLbKey::SourceIp(const AdcLbContext& ctx, uint64_t seed)
+namespace
 {
-    return AdcHash::Address(ctx.flow.src, seed);
+
+/// \return \p a keeping \p v4Prefix bits of IPv4 or \p v6Prefix bits of IPv6
+AdcIpAddress
+KeepPrefix(const AdcIpAddress& a, uint8_t v4Prefix, uint8_t v6Prefix)
+{
+    const uint8_t bits = a.IsV4() ? v4Prefix : v6Prefix;
+    return bits >= a.GetLength() * 8 ? a : a.Masked(bits);
+}
+
+} // namespace
+
+uint64_t
+AdcLbKey::SourceIp(const AdcLbContext& ctx, uint64_t seed, uint8_t v4Prefix, uint8_t v6Prefix)
+{
+    return AdcHash::Address(KeepPrefix(ctx.flow.src, v4Prefix, v6Prefix), seed);
 }
 
 uint64_t
@@ -69,9 +75,9 @@ AdcLbKey::SourceIpVip(const AdcLbContext& ctx, uint64_t seed)
 }
 
 uint64_t
-AdcLbKey::DestinationIp(const AdcLbContext& ctx, uint64_t seed)
+AdcLbKey::DestinationIp(const AdcLbContext& ctx, uint64_t seed, uint8_t v4Prefix, uint8_t v6Prefix)
 {
-    return AdcHash::Address(ctx.flow.dst, seed);
+    return AdcHash::Address(KeepPrefix(ctx.flow.dst, v4Prefix, v6Prefix), seed);
 }
 
 uint64_t
@@ -83,18 +89,15 @@ AdcLbKey::Flow(const AdcLbContext& ctx, uint64_t seed)
 }
 
 uint64_t
-AdcLbKey::Url(const AdcLbContext& ctx, uint64_t seed, bool ignoreQuery)
+AdcLbKey::Url(const AdcLbContext& ctx, uint64_t seed, bool ignoreQuery, std::size_t length)
 {
     if (ctx.url.empty())
     {
         // Same key as SOURCEIPHASH, so an L4 flow maps as that method would map it.
         return SourceIp(ctx, seed);
     }
-    if (ignoreQuery)
-    {
-        return AdcHash::String(ctx.url.substr(0, ctx.url.find('?')), seed);
-    }
-    return AdcHash::String(ctx.url, seed);
+    const std::size_t end = ignoreQuery ? ctx.url.find('?') : std::string::npos;
+    return AdcHash::String(ctx.url.substr(0, std::min(end, length)), seed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,13 +254,59 @@ AdcLbMethod::ConnectionClosed(uint32_t index)
 int32_t
 AdcLbMethod::Select(const AdcLbContext& ctx)
 {
+    m_decision.candidates.clear();
+    m_decision.reason.clear();
     int32_t index = m_nUp == 0 ? -1 : DoSelect(ctx);
     NS_ASSERT_MSG(index < 0 ||
                       (static_cast<uint32_t>(index) < m_backends.size() && m_backends[index].up),
                   GetMethodName() << " chose back-end " << index << " that is not up");
-    NS_LOG_LOGIC(GetMethodName() << " " << ctx.flow << " '" << ctx.url << "' -> " << index);
-    m_selectionTrace(ctx.flow, ctx.url, index);
+    if (m_decision.candidates.empty())
+    {
+        for (uint32_t i = 0; i < m_backends.size(); ++i)
+        {
+            if (m_backends[i].up)
+            {
+                m_decision.candidates.push_back(i);
+            }
+        }
+    }
+    else
+    {
+        std::sort(m_decision.candidates.begin(), m_decision.candidates.end());
+        m_decision.candidates.erase(
+            std::unique(m_decision.candidates.begin(), m_decision.candidates.end()),
+            m_decision.candidates.end());
+    }
+    if (index < 0)
+    {
+        m_decision.reason = "no back-end is up";
+    }
+    else if (m_decision.reason.empty())
+    {
+        m_decision.reason = GetMethodName();
+    }
+    NS_LOG_LOGIC(GetMethodName() << " " << ctx.flow << " '" << ctx.url << "' -> " << index << " ("
+                                 << m_decision.reason << ")");
+    m_selectionTrace(ctx.flow, ctx.url, index, m_decision);
     return index;
+}
+
+const AdcLbDecision&
+AdcLbMethod::GetLastDecision() const
+{
+    return m_decision;
+}
+
+void
+AdcLbMethod::Consider(uint32_t index)
+{
+    m_decision.candidates.push_back(index);
+}
+
+void
+AdcLbMethod::Because(std::string reason)
+{
+    m_decision.reason = std::move(reason);
 }
 
 void
@@ -335,6 +384,7 @@ AdcRoundRobinLb::DoSelect(const AdcLbContext& /* ctx */)
         uint32_t i = (m_next + k) % n;
         if (GetBackend(i).up)
         {
+            Because("next up back-end in rotation from #" + std::to_string(m_next));
             m_next = (i + 1) % n;
             return static_cast<int32_t>(i);
         }
@@ -388,6 +438,8 @@ AdcWeightedRoundRobinLb::DoSelect(const AdcLbContext& /* ctx */)
     }
     if (best >= 0)
     {
+        Because("largest current weight " + std::to_string(m_current[best]) +
+                " (smooth weighted round robin)");
         m_current[best] -= total;
     }
     return best;
@@ -441,266 +493,12 @@ AdcLeastConnectionLb::DoSelect(const AdcLbContext& /* ctx */)
     }
     if (best >= 0)
     {
+        const AdcBackend& b = GetBackend(best);
+        Because("fewest connections per weight (" + std::to_string(b.activeConnections) + "/" +
+                std::to_string(b.weight) + "), ties from #" + std::to_string(m_next));
         m_next = (static_cast<uint32_t>(best) + 1) % n;
     }
     return best;
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdcRendezvousHashLb
-
-TypeId
-AdcRendezvousHashLb::GetTypeId()
-{
-    static TypeId tid =
-        TypeId("ns3::AdcRendezvousHashLb").SetParent<AdcLbMethod>().SetGroupName("Adc");
-    return tid;
-}
-
-void
-AdcRendezvousHashLb::BackendsChanged()
-{
-    m_identityHash.resize(GetNBackends());
-    for (uint32_t i = 0; i < GetNBackends(); ++i)
-    {
-        m_identityHash[i] = AdcHash::String(GetBackendIdentity(i), GetHashSeed());
-    }
-}
-
-int32_t
-AdcRendezvousHashLb::DoSelect(const AdcLbContext& ctx)
-{
-    return PickByKey(KeyHash(ctx));
-}
-
-int32_t
-AdcRendezvousHashLb::PickByKey(uint64_t key) const
-{
-    int32_t best = -1;
-    double bestScore = 0.0;
-    for (uint32_t i = 0; i < GetNBackends(); ++i)
-    {
-        const AdcBackend& b = GetBackend(i);
-        if (!b.up)
-        {
-            continue;
-        }
-        // u uniform in (0,1) from the top 53 bits; never 0 or 1, so ln(u) < 0 is finite.
-        uint64_t h = AdcLbKey::Combine(key, m_identityHash[i]);
-        double u = (static_cast<double>(h >> 11) + 0.5) * 0x1.0p-53;
-        double score = -static_cast<double>(b.weight) / std::log(u);
-        if (best < 0 || score > bestScore)
-        {
-            best = static_cast<int32_t>(i);
-            bestScore = score;
-        }
-    }
-    return best;
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdcSourceHashLb
-
-TypeId
-AdcSourceHashLb::GetTypeId()
-{
-    static TypeId tid =
-        TypeId("ns3::AdcSourceHashLb")
-            .SetParent<AdcRendezvousHashLb>()
-            .SetGroupName("Adc")
-            .AddConstructor<AdcSourceHashLb>()
-            .AddAttribute("Mode",
-                          "What is hashed: the source IP (SOURCEIPHASH, ilbadm hash-ip), the "
-                          "source IP and port (SRCIPSRCPORTHASH, hash-ip-port), or the source IP "
-                          "and the VIP (SRCIPDESTIPHASH, hash-ip-vip).",
-                          EnumValue(AdcSourceHashLb::IP),
-                          MakeEnumAccessor(&AdcSourceHashLb::m_mode),
-                          MakeEnumChecker(AdcSourceHashLb::IP,
-                                          "IP",
-                                          AdcSourceHashLb::IP_PORT,
-                                          "IP_PORT",
-                                          AdcSourceHashLb::IP_VIP,
-                                          "IP_VIP"));
-    return tid;
-}
-
-std::string
-AdcSourceHashLb::GetMethodName() const
-{
-    switch (m_mode)
-    {
-    case IP_PORT:
-        return "SRCIPSRCPORTHASH";
-    case IP_VIP:
-        return "SRCIPDESTIPHASH";
-    case IP:
-    default:
-        return "SOURCEIPHASH";
-    }
-}
-
-void
-AdcSourceHashLb::SetMode(Mode mode)
-{
-    m_mode = mode;
-}
-
-AdcSourceHashLb::Mode
-AdcSourceHashLb::GetMode() const
-{
-    return m_mode;
-}
-
-uint64_t
-AdcSourceHashLb::KeyHash(const AdcLbContext& ctx) const
-{
-    switch (m_mode)
-    {
-    case IP_PORT:
-        return AdcLbKey::SourceIpPort(ctx, GetHashSeed());
-    case IP_VIP:
-        return AdcLbKey::SourceIpVip(ctx, GetHashSeed());
-    case IP:
-    default:
-        return AdcLbKey::SourceIp(ctx, GetHashSeed());
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdcUrlHashLb
-
-TypeId
-AdcUrlHashLb::GetTypeId()
-{
-    static TypeId tid =
-        TypeId("ns3::AdcUrlHashLb")
-            .SetParent<AdcRendezvousHashLb>()
-            .SetGroupName("Adc")
-            .AddConstructor<AdcUrlHashLb>()
-            .AddAttribute("IgnoreQuery",
-                          "Hash only the path, ignoring the query string ('?' onwards).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&AdcUrlHashLb::m_ignoreQuery),
-                          MakeBooleanChecker());
-    return tid;
-}
-
-std::string
-AdcUrlHashLb::GetMethodName() const
-{
-    return "URLHASH";
-}
-
-uint64_t
-AdcUrlHashLb::KeyHash(const AdcLbContext& ctx) const
-{
-    return AdcLbKey::Url(ctx, GetHashSeed(), m_ignoreQuery);
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdcDestinationIpHashLb
-
-TypeId
-AdcDestinationIpHashLb::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::AdcDestinationIpHashLb")
-                            .SetParent<AdcRendezvousHashLb>()
-                            .SetGroupName("Adc")
-                            .AddConstructor<AdcDestinationIpHashLb>();
-    return tid;
-}
-
-std::string
-AdcDestinationIpHashLb::GetMethodName() const
-{
-    return "DESTINATIONIPHASH";
-}
-
-uint64_t
-AdcDestinationIpHashLb::KeyHash(const AdcLbContext& ctx) const
-{
-    return AdcLbKey::DestinationIp(ctx, GetHashSeed());
-}
-
-// ---------------------------------------------------------------------------------------------
-// AdcMaglevLb
-
-TypeId
-AdcMaglevLb::GetTypeId()
-{
-    static TypeId tid =
-        TypeId("ns3::AdcMaglevLb")
-            .SetParent<AdcLbMethod>()
-            .SetGroupName("Adc")
-            .AddConstructor<AdcMaglevLb>()
-            .AddAttribute(
-                "TableSize",
-                "Maglev lookup table size M; must be prime and should be well above "
-                "100 x the number of back-ends for even shares.",
-                UintegerValue(65537),
-                MakeUintegerAccessor(&AdcMaglevLb::SetTableSize, &AdcMaglevLb::GetTableSize),
-                MakeUintegerChecker<uint32_t>());
-    return tid;
-}
-
-AdcMaglevLb::AdcMaglevLb()
-    : m_table(65537)
-{
-}
-
-std::string
-AdcMaglevLb::GetMethodName() const
-{
-    return "MAGLEV";
-}
-
-void
-AdcMaglevLb::SetTableSize(uint32_t size)
-{
-    if (size == m_table.GetSize())
-    {
-        return;
-    }
-    if (!AdcMaglevTable::IsPrime(size))
-    {
-        throw AdcConfigError("AdcMaglevLb: TableSize " + std::to_string(size) +
-                             " is not prime; use a prime such as 251, 4093, 65537 or 655373");
-    }
-    m_table = AdcMaglevTable(size);
-    BackendsChanged();
-}
-
-uint32_t
-AdcMaglevLb::GetTableSize() const
-{
-    return m_table.GetSize();
-}
-
-const AdcMaglevTable&
-AdcMaglevLb::GetTable() const
-{
-    return m_table;
-}
-
-void
-AdcMaglevLb::BackendsChanged()
-{
-    std::vector<AdcMaglevTable::Entry> entries;
-    for (uint32_t i = 0; i < GetNBackends(); ++i)
-    {
-        const AdcBackend& b = GetBackend(i);
-        if (b.up)
-        {
-            entries.push_back(m_table.MakeEntry(GetBackendIdentity(i), b.weight, i, GetHashSeed()));
-        }
-    }
-    m_table.Build(entries);
-}
-
-int32_t
-AdcMaglevLb::DoSelect(const AdcLbContext& ctx)
-{
-    return m_table.Lookup(AdcHash::Flow(ctx.flow, GetHashSeed()));
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "adc-maglev-table.h"
 
 #include "ns3/adc-flow-key.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -53,6 +54,21 @@ struct AdcLbContext
 
 /**
  * \ingroup adc
+ * \brief Why a method chose what it chose: the back-ends it considered and the rule that
+ * decided, carried by the "Selection" trace.
+ *
+ * candidates are back-end indices: every up back-end for a method that compares them all
+ * (round robin, least connection, rendezvous hashing), or the one looked up for a table method
+ * (Maglev, illumos's hash). reason is one line, e.g. "fewest connections per weight (0/1)".
+ */
+struct AdcLbDecision
+{
+    std::vector<uint32_t> candidates; //!< the back-ends considered, ascending
+    std::string reason;               //!< the rule that decided
+};
+
+/**
+ * \ingroup adc
  * \brief The keys hash methods choose by, as public pieces a new method reuses: each is a
  * seeded 64-bit hash (AdcHash) of what it names, so two seeds give two independent keys of the
  * same request (e.g. the two candidates of power-of-two-choices).
@@ -62,23 +78,45 @@ class AdcLbKey
   public:
     /// \return a hash of the pair (h, v), order-sensitive
     static uint64_t Combine(uint64_t h, uint64_t v);
-    /// \param ctx the request \param seed the hash seed \return the client's address
-    static uint64_t SourceIp(const AdcLbContext& ctx, uint64_t seed);
+    /**
+     * \param ctx the request
+     * \param seed the hash seed
+     * \param v4Prefix bits of an IPv4 address kept (NetScaler's -netmask), 0..32
+     * \param v6Prefix bits of an IPv6 address kept (NetScaler's -v6netmasklen), 0..128
+     * \return the client's address, masked
+     */
+    static uint64_t SourceIp(const AdcLbContext& ctx,
+                             uint64_t seed,
+                             uint8_t v4Prefix = 32,
+                             uint8_t v6Prefix = 128);
     /// \param ctx the request \param seed the hash seed \return the client's address and port
     static uint64_t SourceIpPort(const AdcLbContext& ctx, uint64_t seed);
     /// \param ctx the request \param seed the hash seed \return the client's address and the VIP
     static uint64_t SourceIpVip(const AdcLbContext& ctx, uint64_t seed);
-    /// \param ctx the request \param seed the hash seed \return the destination address
-    static uint64_t DestinationIp(const AdcLbContext& ctx, uint64_t seed);
+    /**
+     * \param ctx the request
+     * \param seed the hash seed
+     * \param v4Prefix bits of an IPv4 address kept, 0..32
+     * \param v6Prefix bits of an IPv6 address kept, 0..128
+     * \return the destination address, masked
+     */
+    static uint64_t DestinationIp(const AdcLbContext& ctx,
+                                  uint64_t seed,
+                                  uint8_t v4Prefix = 32,
+                                  uint8_t v6Prefix = 128);
     /// \param ctx the request \param seed the hash seed \return the whole 5-tuple
     static uint64_t Flow(const AdcLbContext& ctx, uint64_t seed);
     /**
      * \param ctx the request
      * \param seed the hash seed
      * \param ignoreQuery hash the path only ('?' onwards left out)
+     * \param length bytes of the URL hashed (NetScaler's -hashLength), from the start
      * \return the URL (path and query); with no URL (L4), SourceIp, as URLHASH falls back
      */
-    static uint64_t Url(const AdcLbContext& ctx, uint64_t seed, bool ignoreQuery = false);
+    static uint64_t Url(const AdcLbContext& ctx,
+                        uint64_t seed,
+                        bool ignoreQuery = false,
+                        std::size_t length = std::string::npos);
 };
 
 /**
@@ -138,6 +176,9 @@ class AdcLbMethod : public Object
      */
     int32_t Select(const AdcLbContext& ctx);
 
+    /// \return the candidates and reason of the last Select (empty before the first)
+    const AdcLbDecision& GetLastDecision() const;
+
     /// \return the method's canonical configuration name, e.g. "ROUNDROBIN"
     virtual std::string GetMethodName() const = 0;
 
@@ -172,18 +213,28 @@ class AdcLbMethod : public Object
      * \param flow the flow being balanced
      * \param url its URL (empty at L4)
      * \param index the chosen back-end, -1 when none was up
+     * \param decision the back-ends considered and the reason for the choice
      */
     typedef void (*SelectionTracedCallback)(const AdcFlowKey& flow,
                                             const std::string& url,
-                                            int32_t index);
+                                            int32_t index,
+                                            const AdcLbDecision& decision);
 
   protected:
     /**
      * \brief Choose among the back-ends; called only when at least one is up.
+     *
+     * A method says why with Consider and Because; what it leaves unsaid defaults to every
+     * up back-end as candidates and its method name as the reason.
      * \param ctx what the method may look at
      * \return index of an up back-end
      */
     virtual int32_t DoSelect(const AdcLbContext& ctx) = 0;
+
+    /// \param index a back-end this choice considered (in any order; Select sorts them)
+    void Consider(uint32_t index);
+    /// \param reason the rule that decided this choice
+    void Because(std::string reason);
 
     /// Hook called after a back-end is added, goes up or down, changes weight, or the seed
     /// changes.
@@ -206,8 +257,10 @@ class AdcLbMethod : public Object
     std::vector<AdcBackend> m_backends; //!< back-ends by index
     uint32_t m_nUp{0};                  //!< how many are up
     uint64_t m_hashSeed;                //!< per-device hash seed
+    AdcLbDecision m_decision;           //!< the current or last Select's decision
     /// Fired once per Select with the result.
-    TracedCallback<const AdcFlowKey&, const std::string&, int32_t> m_selectionTrace;
+    TracedCallback<const AdcFlowKey&, const std::string&, int32_t, const AdcLbDecision&>
+        m_selectionTrace;
 };
 
 /**
@@ -310,7 +363,8 @@ class AdcRendezvousHashLb : public AdcLbMethod
 /**
  * \ingroup adc
  * \brief SOURCEIPHASH, SRCIPSRCPORTHASH and SRCIPDESTIPHASH (ilbadm's hash-ip, hash-ip-port,
- * hash-ip-vip).
+ * hash-ip-vip). SOURCEIPHASH masks the address by "Netmask" and "V6NetmaskLen" (NetScaler's
+ * -netmask and -v6netmasklen apply to SOURCEIPHASH and DESTINATIONIPHASH only).
  */
 class AdcSourceHashLb : public AdcRendezvousHashLb
 {
@@ -331,17 +385,24 @@ class AdcSourceHashLb : public AdcRendezvousHashLb
     void SetMode(Mode mode);
     /// \return what is hashed
     Mode GetMode() const;
+    /// \param mask a contiguous IPv4 mask (AdcConfigError otherwise) for the source address
+    void SetNetmask(Ipv4Mask mask);
+    /// \return the IPv4 mask applied to the source address
+    Ipv4Mask GetNetmask() const;
 
   protected:
     uint64_t KeyHash(const AdcLbContext& ctx) const override;
 
   private:
-    Mode m_mode{IP}; //!< what is hashed
+    Mode m_mode{IP};         //!< what is hashed
+    uint8_t m_v4Prefix{32};  //!< "Netmask": IPv4 bits kept (SOURCEIPHASH only)
+    uint8_t m_v6Prefix{128}; //!< "V6NetmaskLen": IPv6 bits kept (SOURCEIPHASH only)
 };
 
 /**
  * \ingroup adc
- * \brief URLHASH: hash of the URL (path + query); empty URL falls back to the source IP.
+ * \brief URLHASH: hash of the first "HashLength" bytes of the URL (path + query; NetScaler's
+ * `-hashLength`, default 80 bytes); an empty URL falls back to the source IP.
  */
 class AdcUrlHashLb : public AdcRendezvousHashLb
 {
@@ -355,11 +416,13 @@ class AdcUrlHashLb : public AdcRendezvousHashLb
 
   private:
     bool m_ignoreQuery{false}; //!< hash the path only
+    uint32_t m_hashLength{80}; //!< bytes of the URL hashed
 };
 
 /**
  * \ingroup adc
- * \brief DESTINATIONIPHASH: hash of the destination IP (cache redirection).
+ * \brief DESTINATIONIPHASH: hash of the destination IP (cache redirection), masked by
+ * "Netmask" and "V6NetmaskLen" (NetScaler's -netmask, -v6netmasklen).
  */
 class AdcDestinationIpHashLb : public AdcRendezvousHashLb
 {
@@ -368,8 +431,17 @@ class AdcDestinationIpHashLb : public AdcRendezvousHashLb
     static TypeId GetTypeId();
     std::string GetMethodName() const override;
 
+    /// \param mask a contiguous IPv4 mask (AdcConfigError otherwise)
+    void SetNetmask(Ipv4Mask mask);
+    /// \return the IPv4 mask applied to the destination address
+    Ipv4Mask GetNetmask() const;
+
   protected:
     uint64_t KeyHash(const AdcLbContext& ctx) const override;
+
+  private:
+    uint8_t m_v4Prefix{32};  //!< "Netmask": IPv4 bits kept
+    uint8_t m_v6Prefix{128}; //!< "V6NetmaskLen": IPv6 bits kept
 };
 
 /**

@@ -197,8 +197,47 @@ AdcVirtualServer::SetLbMethod(const std::string& name)
             lb->ConnectionOpened(index);
         }
     }
+    for (const auto& [attribute, value] : m_lbParameters)
+    {
+        ApplyLbParameter(lb, attribute, value);
+    }
     m_lb = lb;
     m_lbMethodName = canonical;
+}
+
+void
+AdcVirtualServer::ApplyLbParameter(Ptr<AdcLbMethod> lb,
+                                   const std::string& attribute,
+                                   const std::string& value) const
+{
+    TypeId::AttributeInformation info;
+    if (!lb->GetInstanceTypeId().LookupAttributeByName(attribute, &info))
+    {
+        return; // not this method's parameter: kept for a method that has it
+    }
+    if (!lb->SetAttributeFailSafe(attribute, StringValue(value)))
+    {
+        throw AdcConfigError(
+            "AdcVirtualServer '" + m_name + "': " + lb->GetMethodName() + " " + attribute + " '" +
+            value + "' is refused; allowed: " + info.checker->GetUnderlyingTypeInformation());
+    }
+}
+
+void
+AdcVirtualServer::SetLbMethodParameter(const std::string& attribute, const std::string& value)
+{
+    if (m_lb)
+    {
+        ApplyLbParameter(m_lb, attribute, value); // throws before anything is stored
+    }
+    m_lbParameters[attribute] = value;
+}
+
+std::string
+AdcVirtualServer::GetLbMethodParameter(const std::string& attribute) const
+{
+    const auto it = m_lbParameters.find(attribute);
+    return it == m_lbParameters.end() ? "" : it->second;
 }
 
 void

@@ -22,6 +22,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -153,6 +154,18 @@ class AdcVirtualServer : public Object
     std::string GetLbMethodName() const;
     /// \return the LB method (its back-ends are the bound services, in binding order)
     Ptr<AdcLbMethod> GetLbMethod() const;
+    /**
+     * \brief Set an attribute of the LB method, now and on every method set later, as
+     * NetScaler keeps -hashLength, -netmask and -v6netmasklen on the virtual server whatever
+     * its -lbMethod: a method without the attribute ignores it (e.g. "HashLength" under
+     * ROUNDROBIN), and a later switch to one that has it applies it.
+     * \param attribute the method's attribute name, e.g. "HashLength"
+     * \param value its value as text, e.g. "12" (AdcConfigError when the method that has the
+     * attribute refuses it)
+     */
+    void SetLbMethodParameter(const std::string& attribute, const std::string& value);
+    /// \param attribute a name given to SetLbMethodParameter \return its value, "" when unset
+    std::string GetLbMethodParameter(const std::string& attribute) const;
 
     /// \param type NONE, SOURCEIP, COOKIEINSERT or SSLSESSION (any case)
     void SetPersistenceType(const std::string& type);
@@ -334,17 +347,22 @@ class AdcVirtualServer : public Object
                             AdcService::State newState);
     /// A bound group's "MemberChange".
     void GroupMemberChanged(const std::string& group, const std::string& member, bool added);
+    /// Set \p attribute of \p lb to \p value when \p lb has it (AdcConfigError if refused).
+    void ApplyLbParameter(Ptr<AdcLbMethod> lb,
+                          const std::string& attribute,
+                          const std::string& value) const;
     /// A bound virtual server's "StateChange".
     void ChildStateChanged(const std::string& name, State oldState, State newState);
 
-    std::string m_name;                                         //!< name
-    std::string m_serviceType{"HTTP"};                          //!< service type
-    AdcIpAddress m_vip;                                         //!< VIP
-    uint16_t m_port{0};                                         //!< port (0: "*")
-    std::string m_lbMethodName;                                 //!< "LbMethod" (canonical)
-    Ptr<AdcLbMethod> m_lb;                                      //!< the LB method
-    uint64_t m_hashSeed;                                        //!< "HashSeed"
-    bool m_unknownIsUp{false};                                  //!< "UnknownIsUp"
+    std::string m_name;                                //!< name
+    std::string m_serviceType{"HTTP"};                 //!< service type
+    AdcIpAddress m_vip;                                //!< VIP
+    uint16_t m_port{0};                                //!< port (0: "*")
+    std::string m_lbMethodName;                        //!< "LbMethod" (canonical)
+    Ptr<AdcLbMethod> m_lb;                             //!< the LB method
+    uint64_t m_hashSeed;                               //!< "HashSeed"
+    std::map<std::string, std::string> m_lbParameters; //!< SetLbMethodParameter's, by attribute
+    bool m_unknownIsUp{false};                         //!< "UnknownIsUp"
     AdcPersistenceType m_persistence{AdcPersistenceType::NONE}; //!< "PersistenceType"
     uint32_t m_timeout{2};                                      //!< "Timeout" (minutes)
     Ptr<AdcPersistenceTable> m_table;                           //!< persistence entries
