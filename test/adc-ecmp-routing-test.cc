@@ -80,7 +80,7 @@ Group(AdcEcmpGroup::Mode mode, uint32_t n)
 TEST(AdcEcmpGroup, BothModesSpreadFlowsEvenlyAndKeepEachOnOneNextHop)
 {
     const auto hashes = Hashes(30000);
-    for (auto mode : {AdcEcmpGroup::MODULO, AdcEcmpGroup::RESILIENT})
+    for (auto mode : {AdcEcmpGroup::MODULO, AdcEcmpGroup::RESILIENT, AdcEcmpGroup::HASH_THRESHOLD})
     {
         SCOPED_TRACE(AdcEcmpGroup::ModeName(mode));
         AdcEcmpGroup g = Group(mode, 3);
@@ -116,6 +116,57 @@ TEST(AdcEcmpGroup, ModuloRemovalMovesThreeQuartersOfTheFlowsOfFourHops)
         EXPECT_NE(hop, 3u);
     }
     EXPECT_NEAR(MovedShare(before, after), 0.75, 0.02);
+}
+
+/// \return the hash whose top 31 bits (what Linux's multipath compares) are \p top31
+static uint64_t
+Top31(uint64_t top31)
+{
+    return top31 << 33;
+}
+
+// REQ: SLB-05, SLB-12 (hash-threshold as Linux's fib_select_multipath: the first next hop whose
+// upper bound, DIV_ROUND_CLOSEST(i+1 << 31, n) - 1 from fib_rebalance, is >= the hash)
+TEST(AdcEcmpGroup, HashThresholdRegionsAreLinuxsUpperBounds)
+{
+    AdcEcmpGroup four = Group(AdcEcmpGroup::HASH_THRESHOLD, 4);
+    // n = 4: bounds 2^29 - 1, 2^30 - 1, 3 x 2^29 - 1, 2^31 - 1.
+    EXPECT_EQ(four.Select(Top31(0)), 0u);
+    EXPECT_EQ(four.Select(Top31((1ull << 29) - 1)), 0u);
+    EXPECT_EQ(four.Select(Top31(1ull << 29)), 1u);
+    EXPECT_EQ(four.Select(Top31((1ull << 30) - 1)), 1u);
+    EXPECT_EQ(four.Select(Top31(1ull << 30)), 2u);
+    EXPECT_EQ(four.Select(Top31((1ull << 31) - 1)), 3u);
+    // n = 3: 2^31 / 3 = 715827882.67 rounds to 715827883, so the first bound is 715827882.
+    AdcEcmpGroup three = Group(AdcEcmpGroup::HASH_THRESHOLD, 3);
+    EXPECT_EQ(three.Select(Top31(715827882)), 0u);
+    EXPECT_EQ(three.Select(Top31(715827883)), 1u);
+    // The low 33 bits of the 64-bit hash are not compared.
+    EXPECT_EQ(three.Select(Top31(715827882) | ((1ull << 33) - 1)), 0u);
+}
+
+// REQ: SLB-05, SLB-12 (RFC 2992 section 4's figure: deleting next hop 3 of 5 under hash-threshold)
+TEST(AdcEcmpGroup, HashThresholdRemovalMovesTheGoneRegionAndItsNeighboursEdges)
+{
+    // Regions of 1..5 end at 0.2, 0.4, 0.6, 0.8; after deleting 3, those of 1, 2, 4, 5 end at
+    // 0.25, 0.5, 0.75. Moved: [0.2, 0.25) from 2 to 1, all of 3's [0.4, 0.6), [0.75, 0.8) from 4
+    // to 5: 0.05 + 0.2 + 0.05 = 0.3 of the flows.
+    AdcEcmpGroup g(AdcEcmpGroup::HASH_THRESHOLD);
+    for (uint32_t id = 1; id <= 5; ++id)
+    {
+        g.Add(id);
+    }
+    auto at = [](double x) { return Top31(static_cast<uint64_t>(x * (1ull << 31))); };
+    EXPECT_EQ(g.Select(at(0.22)), 2u);
+    EXPECT_EQ(g.Select(at(0.78)), 4u);
+    const auto hashes = Hashes(40000);
+    const auto before = Choices(g, hashes);
+    g.Remove(3);
+    EXPECT_EQ(g.Select(at(0.22)), 1u); // "next hop 2 gave up part of the hash space [to] 1"
+    EXPECT_EQ(g.Select(at(0.78)), 5u); // "and 4 in favor of 5"
+    EXPECT_EQ(g.Select(at(0.1)), 1u);
+    EXPECT_EQ(g.Select(at(0.3)), 2u);
+    EXPECT_NEAR(MovedShare(before, Choices(g, hashes)), 0.3, 0.015);
 }
 
 // REQ: SLB-05, SLB-12 (resilient mode: when a next hop goes, only its flows move)

@@ -215,7 +215,8 @@ SlbTopologyHelper::GetTypeId()
                           MakeTimeAccessor(&SlbTopologyHelper::m_connectRetry),
                           MakeTimeChecker())
             .AddAttribute("EcmpMode",
-                          "The routers' ECMP groups: MODULO (re-spread on a change) or "
+                          "The routers' ECMP groups: MODULO (re-spread on a change), "
+                          "HASH_THRESHOLD (Linux's multipath: equal hash regions, RFC 2992) or "
                           "RESILIENT (only the affected flows move).",
                           StringValue("MODULO"),
                           MakeStringAccessor(&SlbTopologyHelper::m_ecmpMode),

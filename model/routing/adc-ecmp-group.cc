@@ -94,6 +94,23 @@ AdcEcmpGroup::Select(uint64_t hash) const
     {
         return m_bucket[hash % m_bucket.size()];
     }
+    if (m_mode == HASH_THRESHOLD)
+    {
+        // fib_select_multipath: the first hop with hash <= its upper bound, where fib_rebalance
+        // sets upper_bound = DIV_ROUND_CLOSEST_ULL(w << 31, total) - 1 for the cumulative
+        // weight w (all weights 1 here).
+        const uint64_t h = hash >> 33;
+        const uint64_t n = m_hops.size();
+        for (uint64_t i = 0; i < n; ++i)
+        {
+            const uint64_t upper = (((i + 1) << 31) + n / 2) / n - 1;
+            if (h <= upper)
+            {
+                return m_hops[i];
+            }
+        }
+        return m_hops.back();
+    }
     return m_hops[hash % m_hops.size()];
 }
 
@@ -106,7 +123,16 @@ AdcEcmpGroup::GetMode() const
 std::string
 AdcEcmpGroup::ModeName(Mode m)
 {
-    return m == RESILIENT ? "RESILIENT" : "MODULO";
+    switch (m)
+    {
+    case RESILIENT:
+        return "RESILIENT";
+    case HASH_THRESHOLD:
+        return "HASH_THRESHOLD";
+    case MODULO:
+    default:
+        return "MODULO";
+    }
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>

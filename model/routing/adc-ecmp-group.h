@@ -24,14 +24,23 @@ namespace ns3
  * is a 64-bit hash the caller computes (AdcHash::Flow of the 5-tuple with the router's seed).
  * A flow keeps its next hop for as long as the set does not change, in both modes:
  *
- * - MODULO (what hash-threshold/modulo ECMP does, RFC 2991 section 4 and RFC 2992): next hops
- *   kept sorted by id, the flow goes to hop[hash mod n]. When a next hop goes or comes, n
- *   changes and about (n-1)/n of all flows move (RFC 2992 section 4 computes the disruption).
- * - RESILIENT (resilient hashing, as Linux's resilient next-hop groups and switch ASICs do
- *   it): a fixed table of B buckets, each owned by one next hop; the flow goes to the owner of
- *   bucket hash mod B. When a next hop goes, only its buckets get new owners (the hops with the
- *   fewest buckets first), so only its flows move; when one comes, it takes floor(B/n) buckets
- *   from the hops with the most, so only the flows of those buckets move.
+ * - MODULO (modulo-N, RFC 2991 section 4.2; RFC 2992's worst case): next hops kept sorted by
+ *   id, the flow goes to hop[hash mod n]. When a next hop goes or comes, n changes and about
+ *   (n-1)/n of all flows move.
+ * - HASH_THRESHOLD (RFC 2992, what Linux's ordinary multipath routes and next-hop groups do:
+ *   fib_select_multipath): the 31-bit hash space is cut into n regions of equal size (Linux's
+ *   fib_rebalance: the upper bound of hop i is round((i+1) 2^31 / n) - 1, weights equal), the
+ *   flow goes to the first hop whose upper bound is at least the top 31 bits of its hash. When
+ *   a next hop goes, the regions are recomputed: its own flows move and so do some of its
+ *   neighbours' (RFC 2992 section 4 analyses the disruption).
+ * - RESILIENT (resilient hashing): a fixed table of B buckets, each owned by one next hop; the
+ *   flow goes to the owner of bucket hash mod B. When a next hop goes, only its buckets get
+ *   new owners (the hops with the fewest buckets first), so only its flows move; when one
+ *   comes, it takes floor(B/n) buckets from the hops with the most at once. That is a Linux
+ *   resilient next-hop group with idle_timer 0 (every bucket idle, so a rebalance migrates at
+ *   once; Documentation/networking/nexthop-group-resilient.rst), or a switch ASIC's resilient
+ *   hashing. Linux's default idle_timer of 120 s, which migrates only buckets idle that long
+ *   when a hop comes, is not modelled.
  */
 class AdcEcmpGroup
 {
@@ -39,8 +48,9 @@ class AdcEcmpGroup
     /// How flows map to next hops.
     enum Mode : uint8_t
     {
-        MODULO,   //!< hop[hash mod n]
-        RESILIENT //!< owner of bucket hash mod B
+        MODULO,        //!< hop[hash mod n]
+        RESILIENT,     //!< owner of bucket hash mod B
+        HASH_THRESHOLD //!< first hop whose region's upper bound >= hash's top 31 bits
     };
 
     /**
@@ -80,7 +90,7 @@ class AdcEcmpGroup
     /// \return the mode
     Mode GetMode() const;
 
-    /// \return "MODULO" or "RESILIENT"
+    /// \return "MODULO", "RESILIENT" or "HASH_THRESHOLD"
     static std::string ModeName(Mode m);
 
     /**

@@ -44,16 +44,20 @@ AdcEcmpRoutingBase<Family, Self>::GetTypeId()
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("Mode",
                           "How flows map to a prefix's next hops: MODULO (hash mod the number "
-                          "of next hops: a change moves most flows) or RESILIENT (a fixed "
-                          "bucket table: a change moves only the flows of the next hop that "
-                          "went or of the buckets the new one takes). Applies to prefixes "
-                          "added after it is set.",
+                          "of next hops: a change moves most flows), HASH_THRESHOLD (equal "
+                          "regions of the hash space, RFC 2992, as Linux's multipath routes: a "
+                          "change moves the gone hop's flows and part of its neighbours') or "
+                          "RESILIENT (a fixed bucket table: a change moves only the flows of "
+                          "the next hop that went or of the buckets the new one takes). "
+                          "Applies to prefixes added after it is set.",
                           EnumValue(AdcEcmpGroup::MODULO),
                           MakeEnumAccessor(&AdcEcmpRoutingBase::m_mode),
                           MakeEnumChecker(AdcEcmpGroup::MODULO,
                                           "MODULO",
                                           AdcEcmpGroup::RESILIENT,
-                                          "RESILIENT"))
+                                          "RESILIENT",
+                                          AdcEcmpGroup::HASH_THRESHOLD,
+                                          "HASH_THRESHOLD"))
             .AddAttribute("ResilientBuckets",
                           "Buckets of each prefix's table in Mode RESILIENT (at least 1; "
                           "several per next hop keep the shares even).",
