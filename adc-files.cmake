@@ -401,6 +401,7 @@ set(ADC_EXAMPLES
     emulate-dns
     emulate-http
     custom-lb-method
+    validate-lb
 )
 
 # Benchmarks (bench/NAME.cc).
