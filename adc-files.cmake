@@ -101,6 +101,7 @@ set(ADC_SOURCES
     model/slb/slb-vxlan.cc
     model/slb/slb-host-switch.cc
     model/slb/slb-host-fragment.cc
+    model/slb/slb-host-mux-choice.cc
     model/slb/slb-reassembly.cc
     model/slb/slb-mux.cc
     model/slb/slb-flow-table.cc
@@ -338,6 +339,7 @@ set(ADC_TEST_SOURCES
     test/slb-flow-table-test.cc
     test/slb-host-switch-test.cc
     test/slb-host-fragment-test.cc
+    test/slb-dip-choice-test.cc
     test/slb-host-switch-config-test.cc
     test/adc-mep-message-test.cc
     test/adc-bgp-message-test.cc

@@ -137,6 +137,12 @@ SlbHostSwitch::GetTypeId()
                           TimeValue(Seconds(60)),
                           MakeTimeAccessor(&SlbHostSwitch::m_fastpathIdle),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("MuxChoiceIdleTimeout",
+                          "How long the switch remembers the VM a MUX named for a flow (the "
+                          "inner Ethernet destination) after the flow's last VXLAN frame.",
+                          TimeValue(Seconds(300)),
+                          MakeTimeAccessor(&SlbHostSwitch::m_muxChoiceIdle),
+                          MakeTimeChecker(Seconds(1)))
             .AddAttribute("VxlanPort",
                           "UDP port the switch receives VXLAN on (RFC 7348: 4789). Read by "
                           "Install.",
@@ -576,7 +582,9 @@ SlbHostSwitch::Decapsulate(const AdcIngress& in, AdcEgress& egress)
     {
         return Drop(in, egress, "vxlan-unknown-vni");
     }
-    m_decapTrace(in.flow.src, frame.vni, InnerFlow(in.packet));
+    const AdcFlowKey inner = InnerFlow(in.packet);
+    RecordMuxChoice(frame, inner);
+    m_decapTrace(in.flow.src, frame.vni, inner);
     const std::string failed = egress.Send(AdcVerdict::Decapsulate(kSlbVxlanHeaderBytes));
     if (!failed.empty())
     {
@@ -598,9 +606,11 @@ SlbHostSwitch::NatIn(const AdcIngress& in, AdcEgress& egress)
     {
         return false;
     }
-    // Several DIPs of one VIP on this host: a flow keeps the one its hash picks.
+    // The VM the MUX named; without one (Fastpath, or a frame that named none of them), a flow
+    // keeps the one its hash picks among the VIP's DIPs on this host.
     const std::vector<SlbDip>& dips = it->second;
-    const SlbDip& dip = dips[AdcHash::Flow(in.flow, GetHashSeed()) % dips.size()];
+    const SlbDip* named = FindMuxChoice(in.flow, dips);
+    const SlbDip& dip = named ? *named : dips[AdcHash::Flow(in.flow, GetHashSeed()) % dips.size()];
     AdcFlowKey after = in.flow;
     after.dst = dip.address;
     after.dstPort = dip.port;

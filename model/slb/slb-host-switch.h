@@ -51,6 +51,7 @@ struct SlbHostSwitchCounters
     uint64_t fragmentsIn{0};     //!< IP fragments taken for reassembly
     uint64_t reassembled{0};     //!< datagrams reassembled from them
     uint64_t fragmentsOut{0};    //!< fragments sent after NAT (refragmented)
+    uint64_t muxChoices{0};      //!< packets NATed to the VM the MUX named (inner MAC)
     std::map<std::string, uint64_t> drops; //!< drops by reason
     /// \return the sum of drops
     uint64_t TotalDrops() const;
@@ -331,6 +332,24 @@ class SlbHostSwitch : public AdcDatapath
     /// ports)
     bool ProviderIsV6() const;
 
+    /// A VM a MUX named for a flow (the inner Ethernet destination of its VXLAN frames).
+    struct MuxChoice
+    {
+        AdcIpAddress dip; //!< the VM's address
+        Time lastUsed;    //!< when a frame of the flow last named it
+    };
+
+    /**
+     * \brief Remember the VM a decapsulated frame names for its inner flow.
+     * \param frame the parsed frame \param inner its inner flow
+     */
+    void RecordMuxChoice(const SlbVxlanFrame& frame, const AdcFlowKey& inner);
+    /**
+     * \param flow a flow to a VIP \param dips the VIP's DIPs on this host
+     * \return the DIP the MUX named for it (null when none, or when it is not one of \p dips)
+     */
+    const SlbDip* FindMuxChoice(const AdcFlowKey& flow, const std::vector<SlbDip>& dips);
+
     uint32_t m_providerMtu; //!< "ProviderMtu"
     bool m_clampMss;        //!< "ClampMss"
     Time m_fastpathIdle;    //!< "FastpathIdleTimeout"
@@ -346,6 +365,9 @@ class SlbHostSwitch : public AdcDatapath
     std::map<SlbVipKey, std::vector<SlbDip>> m_rules; //!< VIP -> its DIPs on this host
     std::map<DipKey, SlbVipKey> m_reverse;            //!< DIP:port -> VIP:port
     std::map<AdcFlowKey, FastpathEntry> m_fastpath;   //!< Fastpath flows
+    std::map<AdcFlowKey, MuxChoice> m_muxChoice;      //!< inner flow -> the VM a MUX named
+    std::size_t m_muxChoiceSweepAt{1024};             //!< size at which idle ones are swept
+    Time m_muxChoiceIdle;                             //!< "MuxChoiceIdleTimeout"
     Ptr<Socket> m_socket4;                            //!< VXLAN over IPv4
     Ptr<Socket> m_socket6;                            //!< VXLAN over IPv6
     SlbHostSwitchCounters m_counters;                 //!< counters

@@ -515,8 +515,8 @@ SlbMux::Process(const AdcIngress& in, AdcEgress& egress)
     {
         return Drop(in, "vxlan-mtu-exceeded");
     }
-    const std::string failure =
-        egress.Send(AdcVerdict::Encapsulate(SlbVxlanEncapsulation(dip.hostPa, dip.vni, hash)));
+    const std::string failure = egress.Send(
+        AdcVerdict::Encapsulate(SlbVxlanEncapsulation(dip.hostPa, dip.vni, hash, dip.address)));
     if (!failure.empty())
     {
         return Drop(in, failure);

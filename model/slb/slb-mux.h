@@ -51,7 +51,8 @@ namespace ns3
  *    healthy DIPs: MAGLEV (an AdcMaglevTable of MaglevTableSize slots built from the DIPs'
  *    address strings with MaglevSeed) or MODULO (hash mod the number of healthy DIPs); the
  *    hash is AdcHash::Flow(5-tuple, MaglevSeed). No healthy DIP -> drop "vip-no-healthy-dip";
- * 5. ENCAPSULATE in SlbVxlanEncapsulation(dip.hostPa, dip.vni, hash): the inner datagram
+ * 5. ENCAPSULATE in SlbVxlanEncapsulation(dip.hostPa, dip.vni, hash, dip.address) (the inner
+ *    Ethernet destination names the chosen VM, so its host delivers to it): the inner datagram
  *    keeps the VIP as its destination (the host NATs); the outer source port is
  *    AdcVxlanSourcePort(hash), the same for every packet of a flow.
  * A TCP RST removes the flow's entry, a FIN gives it the short ClosingTimeout. Every other

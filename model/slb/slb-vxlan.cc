@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/udp-header.h"
 
+#include <algorithm>
 #include <array>
 
 namespace ns3
@@ -64,15 +65,34 @@ Be16(const uint8_t* d, std::size_t o)
 
 } // namespace
 
+std::array<uint8_t, 6>
+SlbVmMac(const AdcIpAddress& address)
+{
+    const std::size_t n = address.GetLength();
+    const auto& b = address.GetBytes();
+    return {kSlbInnerMacOui[0],
+            kSlbInnerMacOui[1],
+            kSlbInnerMacOui[2],
+            b[n - 3],
+            b[n - 2],
+            b[n - 1]};
+}
+
 void
 SlbVxlanAddHeaders(Ptr<Packet> datagram,
                    uint32_t vni,
                    uint16_t srcPort,
                    const AdcIpAddress& outerSrc,
-                   const AdcIpAddress& outerDst)
+                   const AdcIpAddress& outerDst,
+                   const AdcIpAddress& dip)
 {
     const uint8_t version = IpVersion(datagram);
-    const auto tail = DestinationTail(datagram, version);
+    auto tail = DestinationTail(datagram, version);
+    if (!dip.IsNone())
+    {
+        const auto mac = SlbVmMac(dip);
+        tail = {mac[3], mac[4], mac[5]};
+    }
     EthernetHeader eth(false);
     eth.SetDestination(InnerMac(tail[0], tail[1], tail[2]));
     eth.SetSource(InnerMac(0xff, 0xff, 0xfe));
@@ -98,16 +118,19 @@ SlbVxlanAddHeaders(Ptr<Packet> datagram,
 }
 
 AdcEncapsulation
-SlbVxlanEncapsulation(const AdcIpAddress& hostPa, uint32_t vni, uint64_t innerFlowHash)
+SlbVxlanEncapsulation(const AdcIpAddress& hostPa,
+                      uint32_t vni,
+                      uint64_t innerFlowHash,
+                      const AdcIpAddress& dip)
 {
     AdcEncapsulation e;
     e.protocol = AdcFlowKey::PROTO_UDP;
     e.destination = hostPa;
     const uint16_t srcPort = AdcVxlanSourcePort(innerFlowHash);
-    e.addHeaders = [vni, srcPort](Ptr<Packet> datagram,
-                                  const AdcIpAddress& outerSource,
-                                  const AdcIpAddress& outerDestination) {
-        SlbVxlanAddHeaders(datagram, vni, srcPort, outerSource, outerDestination);
+    e.addHeaders = [vni, srcPort, dip](Ptr<Packet> datagram,
+                                       const AdcIpAddress& outerSource,
+                                       const AdcIpAddress& outerDestination) {
+        SlbVxlanAddHeaders(datagram, vni, srcPort, outerSource, outerDestination, dip);
     };
     return e;
 }
@@ -150,6 +173,7 @@ ParseFrame(const uint8_t* data, std::size_t size)
     f.vni =
         (static_cast<uint32_t>(data[12]) << 16) | (static_cast<uint32_t>(data[13]) << 8) | data[14];
     f.etherType = Be16(data, 28);
+    std::copy(data + 16, data + 22, f.innerDestination.begin());
     if (f.etherType != 0x0800 && f.etherType != 0x86DD)
     {
         f.reason = "vxlan-inner-ethertype";

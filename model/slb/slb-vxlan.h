@@ -9,6 +9,7 @@
 #include "ns3/adc-flow-key.h"
 #include "ns3/packet.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -38,23 +39,37 @@ constexpr uint8_t kSlbInnerMacOui[3] = {0x00, 0x15, 0x5d};
  * \brief Adds UDP (destination 4789), VXLAN and the inner Ethernet header in front of an inner
  * IP datagram.
  *
- * The inner Ethernet destination is 00:15:5D followed by the low three bytes of the inner
- * destination address, the source 00:15:5D:FF:FF:FE (the SLB's own), the type 0x0800 or 0x86DD
- * from the inner IP version. The UDP checksum is zero over an IPv4 outer network (RFC 7348
- * section 5: SHOULD be zero) unless ns-3's checksums are on (ChecksumEnabled: ns-3's UDP would
- * drop a zero one), and computed over an IPv6 one (RFC 8200 requires it).
+ * The inner Ethernet destination is the chosen VM's MAC, SlbVmMac(dip): 00:15:5D followed by
+ * the low three bytes of the DIP the MUX chose (of the inner destination when no DIP is given),
+ * so the host's virtual switch knows which of its VMs the MUX chose; the source 00:15:5D:FF:FF:FE
+ * (the SLB's own), the type 0x0800 or 0x86DD from the inner IP version. The UDP checksum is zero
+ * over an IPv4 outer network (RFC 7348 section 5: SHOULD be zero) unless ns-3's checksums are on
+ * (ChecksumEnabled: ns-3's UDP would drop a zero one), and computed over an IPv6 one (RFC 8200
+ * requires it).
  *
  * \param datagram the inner IP datagram, IP header first (headers are added to it)
  * \param vni the VXLAN network identifier (0..2^24-1)
  * \param srcPort the outer UDP source port (AdcVxlanSourcePort of the inner flow's hash)
  * \param outerSrc the outer source address
  * \param outerDst the outer destination address (same family as \p outerSrc)
+ * \param dip the DIP chosen for the packet (none: the inner destination)
  */
 void SlbVxlanAddHeaders(Ptr<Packet> datagram,
                         uint32_t vni,
                         uint16_t srcPort,
                         const AdcIpAddress& outerSrc,
-                        const AdcIpAddress& outerDst);
+                        const AdcIpAddress& outerDst,
+                        const AdcIpAddress& dip = AdcIpAddress());
+
+/**
+ * \ingroup adc
+ * \brief A VM's MAC in the model: the Hyper-V OUI 00:15:5D and the low three bytes of its
+ * address (a modelling choice: real VMs' MACs are assigned by the fabric, and the host knows
+ * them; what matters is that the MUX names the VM it chose, and the host can tell).
+ * \param address the VM's (DIP's) address
+ * \return its MAC bytes
+ */
+std::array<uint8_t, 6> SlbVmMac(const AdcIpAddress& address);
 
 /**
  * \ingroup adc
@@ -63,11 +78,14 @@ void SlbVxlanAddHeaders(Ptr<Packet> datagram,
  * \param vni the VXLAN network identifier
  * \param innerFlowHash a hash of the inner flow: the outer source port is derived from it
  *        (AdcVxlanSourcePort), so that the routers' ECMP spreads the tunnel's flows
+ * \param dip the DIP chosen (none: the inner destination names the VM), carried as the inner
+ *        Ethernet destination
  * \return the encapsulation (UDP, protocol 17)
  */
 AdcEncapsulation SlbVxlanEncapsulation(const AdcIpAddress& hostPa,
                                        uint32_t vni,
-                                       uint64_t innerFlowHash);
+                                       uint64_t innerFlowHash,
+                                       const AdcIpAddress& dip = AdcIpAddress());
 
 /**
  * \ingroup adc
@@ -83,6 +101,7 @@ struct SlbVxlanFrame
     uint16_t etherType{0};   //!< the inner Ethernet type (0x0800 or 0x86DD)
     uint8_t ipVersion{0};    //!< the inner IP version (4 or 6)
     uint32_t innerLength{0}; //!< the inner IP datagram's length (header and payload)
+    std::array<uint8_t, 6> innerDestination{}; //!< the inner Ethernet destination (the VM)
 };
 
 /**
