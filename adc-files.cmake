@@ -33,6 +33,7 @@ set(ADC_SOURCES
     helper/gslb/gslb-topology-helper.cc
     model/apps/adc-dns-resolver.cc
     model/apps/adc-dns-server.cc
+    model/apps/adc-dns-server-zone.cc
     model/apps/adc-ldns-server.cc
     model/apps/adc-web-user.cc
     model/apps/adc-http-client-connections.cc
@@ -148,12 +149,14 @@ set(ADC_SOURCES
     model/gslb/gslb-dns-probe.cc
     model/gslb/gslb-ldns-prober.cc
     model/config/adc-netscaler-gslb-commands.cc
+    model/config/adc-netscaler-gslb-dns.cc
     model/config/adc-netscaler-gslb-objects.cc
     model/wire/adc-bgp-message.cc
     model/wire/adc-bgp-parse.cc
     model/wire/adc-bgp-serialize.cc
     model/wire/adc-dns-message.cc
     model/wire/adc-dns-message-parse.cc
+    model/wire/adc-dns-records.cc
 )
 
 set(ADC_HEADERS
@@ -278,6 +281,7 @@ set(ADC_HEADERS
     model/gslb/gslb-dns-probe.h
     model/gslb/gslb-ldns-prober.h
     model/config/adc-netscaler-gslb-commands.h
+    model/config/adc-netscaler-gslb-dns.h
     model/wire/adc-bgp-message.h
     model/wire/adc-bgp-wire-util.h
     model/wire/adc-dns-message.h
@@ -350,6 +354,7 @@ set(ADC_TEST_SOURCES
     test/gslb-mep-agent-test.cc
     test/adc-config-netscaler-gslb-test.cc
     test/gslb-adns-test.cc
+    test/gslb-dns-zone-test.cc
     test/gslb-ldns-prober-test.cc
     test/gslb-scenario-test.cc
     test/adc-dns-message-test.cc

@@ -70,6 +70,11 @@ bind gslb vserver gslb-web -domainName www.gslb.example -TTL 5
 add gslb vserver gslb-web6 HTTP -lbMethod ROUNDROBIN -dnsRecordType AAAA
 bind gslb vserver gslb-web6 -serviceName svc-web6-a
 bind gslb vserver gslb-web6 -domainName www6.gslb.example -TTL 5
+# The zone gslb.example (RFC 1034 4.3.2: names outside it are REFUSED; negative answers carry
+# its SOA, TTL min(3600, 30) = 30, RFC 2308 3); alias.gslb.example is a CNAME of the domain.
+add dns soaRec gslb.example -originServer ns1.gslb.example -contact admin.gslb.example -minimum 30
+add dns nsRec gslb.example ns1.gslb.example
+add dns cnameRec alias.gslb.example www.gslb.example -TTL 300
 )NSCONF";
 
 /// Command-line settings (AdcExperiment checks them before anything is built).
@@ -324,6 +329,25 @@ RunAdns(const Options& o, const Settings& s)
                                  ? GslbHelper().InstallFromText(node, text, "built-in ns.conf")
                                  : GslbHelper().InstallFromFile(node, o.config);
     Ptr<GslbAdns> adns = site->GetAdns();
+    // NetScaler's `add dns soaRec/nsRec/cnameRec` lines (GslbHelper does not serve them yet).
+    adns->AddDnsRecords(site->GetStore());
+    if (o.largeCount > 0 && adns->FindZone(o.largeName).empty())
+    {
+        // The static records need a zone (else REFUSED): one at their parent, with
+        // NetScaler's soaRec defaults.
+        const std::vector<std::string> labels = AdcDnsName::ToLabels(o.largeName);
+        const std::string apex = AdcDnsName::FromLabels(
+            std::vector<std::string>(labels.begin() + (labels.size() > 1 ? 1 : 0), labels.end()));
+        AdcDnsSoa soa;
+        soa.mname = "ns1." + apex;
+        soa.rname = "hostmaster." + apex;
+        soa.serial = 100;
+        soa.refresh = 3600;
+        soa.retry = 3;
+        soa.expire = 3600;
+        soa.minimum = 5;
+        adns->AddRecord(soa.ToRecord(apex, 3600));
+    }
     for (uint32_t i = 0; i < o.largeCount; ++i)
     {
         adns->AddRecord(

@@ -229,6 +229,7 @@ AllCases()
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Query", AdcDnsServer, QueryTracedCallback),
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Response", AdcDnsServer, ResponseTracedCallback),
         ADC_TRACE(AdcDnsServer, AdcDnsServer, "Drop", AdcDnsServer, DropTracedCallback),
+        ADC_TRACE(AdcDnsServer, AdcDnsServer, "Malformed", AdcDnsServer, MalformedTracedCallback),
         ADC_TRACE(GslbAdns, GslbAdns, "Decision", GslbAdns, DecisionTracedCallback),
         ADC_TRACE(GslbLdnsProber, GslbLdnsProber, "Probe", GslbLdnsProber, ProbeTracedCallback),
         ADC_TRACE(GslbLdnsProber,

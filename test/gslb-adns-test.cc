@@ -19,6 +19,7 @@
 #include "ns3/adc-dns-message.h"
 #include "ns3/adc-dns-resolver.h"
 #include "ns3/adc-netscaler-gslb-commands.h"
+#include "ns3/adc-netscaler-gslb-dns.h"
 #include "ns3/core-module.h"
 #include "ns3/gslb-adns.h"
 #include "ns3/internet-module.h"
@@ -60,7 +61,11 @@ SiteConfig(const std::string& bind = "", const std::string& extra = "")
            "bind gslb vserver gslb-vs -serviceName svc-b\n"
            "bind gslb vserver gslb-vs -serviceName svc-c\n"
            "bind gslb vserver gslb-vs -domainName " +
-           kDomain + bind + "\n" + extra;
+           kDomain + bind + "\n" +
+           // The zone the static names and NXDOMAIN answers belong to (RFC 1034 4.3.2).
+           "add dns soaRec gslb.example -originServer ns1.gslb.example -contact "
+           "hostmaster.gslb.example\n" +
+           extra;
 }
 
 /// One Decision trace.
@@ -116,6 +121,7 @@ struct Site
         adns->AddVserver(reader.GetStore().Get<GslbVserverConfig>(GS::GSLB_VSERVER, "gslb-vs"));
         adns->AddRecord(
             AdcDnsResourceRecord::A("static.gslb.example", Ipv4Address("192.0.2.77"), 60));
+        adns->AddDnsRecords(reader.GetStore());
         nodes.Get(1)->AddApplication(adns);
         adns->TraceConnectWithoutContext("Decision",
                                          Callback<void,

@@ -301,6 +301,7 @@ GslbSiteApps::Install(Ptr<Node> node)
         }
         m_adns->AddVserver(v);
     }
+    m_adns->AddDnsRecords(store); // add dns soaRec/nsRec/cnameRec: the site's own zones
     m_adns->SetLdnsCallback(MakeCallback(&GslbSiteApps::OnLdns, this));
     node->AddApplication(m_adns);
 
@@ -357,9 +358,9 @@ GslbSiteApps::Install(Ptr<Node> node)
     m_mep->SetRemoteRttCallback(MakeCallback(&GslbSiteApps::OnRemoteRtt, this));
     // The refresh keeps an LDNS alive at the sites it does not query: three rounds per entry
     // timeout, so that one lost or late round does not let it expire.
-    m_mep->SetAttribute("LdnsRefreshInterval",
-                        TimeValue(m_announce ? Seconds(params->GetLdnsEntryTimeout()) / 3
-                                             : Time(0)));
+    m_mep->SetAttribute(
+        "LdnsRefreshInterval",
+        TimeValue(m_announce ? Seconds(params->GetLdnsEntryTimeout()) / 3 : Time(0)));
     node->AddApplication(m_mep);
 }
 

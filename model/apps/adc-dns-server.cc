@@ -12,6 +12,7 @@
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/udp-socket-factory.h"
@@ -58,13 +59,23 @@ AdcDnsServer::GetTypeId()
                           MakeUintegerAccessor(&AdcDnsServer::m_port),
                           MakeUintegerChecker<uint16_t>())
             .AddAttribute("MaxUdpPayload",
-                          "Largest UDP response in bytes (512..65535; 512 is RFC 1035 "
-                          "section 4.2.1's limit without EDNS). Longer responses are truncated "
-                          "and have TC set.",
-                          UintegerValue(AdcDnsMessage::kMaxUdpBytes),
+                          "Largest UDP response to an EDNS(0) query in bytes (512..65535), "
+                          "and the payload size the server's OPT record announces (RFC 6891 "
+                          "section 6.2.3); the requester's size, at least 512, is honoured up "
+                          "to it. Queries without EDNS get at most 512 (RFC 1035 section "
+                          "4.2.1). Longer responses are truncated and have TC set. Default "
+                          "1280: NetScaler's `set dns parameter -maxUDPPacketSize`.",
+                          UintegerValue(1280),
                           MakeUintegerAccessor(&AdcDnsServer::SetMaxUdpPayload,
                                                &AdcDnsServer::GetMaxUdpPayload),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TcpIdleTimeout",
+                          "A TCP connection on which nothing was received for this long, "
+                          "with no response left to send, is closed (RFC 7766 section "
+                          "6.2.3: idle timeouts of the order of seconds). Zero: never.",
+                          TimeValue(Seconds(10)),
+                          MakeTimeAccessor(&AdcDnsServer::m_tcpIdleTimeout),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Query",
                             "A well-formed query was received (one call per question).",
                             MakeTraceSourceAccessor(&AdcDnsServer::m_queryTrace),
@@ -76,7 +87,11 @@ AdcDnsServer::GetTypeId()
             .AddTraceSource("Drop",
                             "A message was dropped unanswered, with the reason.",
                             MakeTraceSourceAccessor(&AdcDnsServer::m_dropTrace),
-                            "ns3::AdcDnsServer::DropTracedCallback");
+                            "ns3::AdcDnsServer::DropTracedCallback")
+            .AddTraceSource("Malformed",
+                            "A query was answered FORMERR, with the reason.",
+                            MakeTraceSourceAccessor(&AdcDnsServer::m_malformedTrace),
+                            "ns3::AdcDnsServer::MalformedTracedCallback");
     return tid;
 }
 
@@ -88,8 +103,30 @@ void
 AdcDnsServer::AddRecord(const AdcDnsResourceRecord& rr)
 {
     AdcDnsName::ToLabels(rr.name); // throws AdcConfigError naming the bad name
-    m_byName.emplace(Key(rr.name), m_records.size());
+    const std::string key = Key(rr.name);
+    if (rr.type == AdcDnsMessage::TYPE_SOA)
+    {
+        if (!AdcDnsSoa::FromRecord(rr))
+        {
+            throw AdcConfigError("AdcDnsServer: SOA record of '" + rr.name +
+                                 "': RDATA is not MNAME, RNAME and five 32-bit fields");
+        }
+        if (m_zones.count(key) > 0)
+        {
+            throw AdcConfigError("AdcDnsServer: zone '" + rr.name +
+                                 "' has an SOA record already (a zone has one)");
+        }
+        m_zones[key] = m_records.size();
+        m_zoneOrder.push_back(key);
+    }
+    m_byName.emplace(key, m_records.size());
     m_records.push_back(rr);
+}
+
+std::vector<std::string>
+AdcDnsServer::GetZones() const
+{
+    return m_zoneOrder;
 }
 
 const std::vector<AdcDnsResourceRecord>&
@@ -128,6 +165,18 @@ AdcDnsServer::GetTcpConnections() const
     return m_tcpConnections;
 }
 
+uint64_t
+AdcDnsServer::GetTcpIdleCloses() const
+{
+    return m_tcpIdleCloses;
+}
+
+uint64_t
+AdcDnsServer::GetMalformed() const
+{
+    return m_malformed;
+}
+
 void
 AdcDnsServer::DoDispose()
 {
@@ -141,6 +190,7 @@ AdcDnsServer::DoDispose()
     }
     for (auto& [s, conn] : m_tcp)
     {
+        conn.idle.Cancel();
         AdcDetachSocket(s, false);
     }
     m_udp.clear();
@@ -164,29 +214,6 @@ AdcDnsServer::Key(const std::string& name)
     {
         return "";
     }
-}
-
-std::vector<AdcDnsResourceRecord>
-AdcDnsServer::Answer(const AdcDnsQuestion& q, const Address& /* from */)
-{
-    std::vector<AdcDnsResourceRecord> answers;
-    auto [first, last] = m_byName.equal_range(Key(q.name));
-    for (auto it = first; it != last; ++it)
-    {
-        const AdcDnsResourceRecord& rr = m_records[it->second];
-        if (q.qtype == AdcDnsMessage::TYPE_ANY || rr.type == q.qtype)
-        {
-            answers.push_back(rr);
-            answers.back().name = q.name; // owner as asked: compresses against the question
-        }
-    }
-    return answers;
-}
-
-bool
-AdcDnsServer::HasName(const std::string& name) const
-{
-    return m_byName.count(Key(name)) > 0;
 }
 
 void
@@ -257,6 +284,7 @@ AdcDnsServer::StopApplication()
     open.swap(m_tcp);
     for (auto& [s, conn] : open)
     {
+        conn.idle.Cancel();
         AdcDetachSocket(s, true);
     }
     m_udp.clear();
@@ -271,12 +299,13 @@ AdcDnsServer::HandleUdpRead(Ptr<Socket> s)
     {
         std::vector<uint8_t> bytes(p->GetSize());
         p->CopyData(bytes.data(), bytes.size());
-        std::optional<AdcDnsMessage> response = Respond(bytes, from, false);
+        std::size_t limit = AdcDnsMessage::kMaxUdpBytes;
+        std::optional<AdcDnsMessage> response = Respond(bytes, from, false, limit);
         if (!response)
         {
             continue;
         }
-        const std::vector<uint8_t> out = Encode(*response, true);
+        const std::vector<uint8_t> out = Encode(*response, limit);
         s->SendTo(Create<Packet>(out.data(), static_cast<uint32_t>(out.size())), 0, from);
         NoteResponse(from, *response);
     }
@@ -292,6 +321,50 @@ AdcDnsServer::HandleAccept(Ptr<Socket> s, const Address& from)
     s->SetSendCallback(MakeCallback(&AdcDnsServer::HandleTcpSend, this));
     s->SetCloseCallbacks(MakeCallback(&AdcDnsServer::HandleTcpPeerClose, this),
                          MakeCallback(&AdcDnsServer::HandleTcpError, this));
+    ArmIdle(s);
+}
+
+void
+AdcDnsServer::ArmIdle(Ptr<Socket> s)
+{
+    auto it = m_tcp.find(s);
+    if (it == m_tcp.end() || m_tcpIdleTimeout.IsZero())
+    {
+        return;
+    }
+    it->second.idle.Cancel();
+    it->second.idle = Simulator::Schedule(m_tcpIdleTimeout, &AdcDnsServer::HandleIdle, this, s);
+}
+
+void
+AdcDnsServer::HandleIdle(Ptr<Socket> s)
+{
+    auto it = m_tcp.find(s);
+    if (it == m_tcp.end())
+    {
+        return;
+    }
+    if (!it->second.tx.IsEmpty())
+    {
+        ArmIdle(s); // responses still waiting for room: not idle (RFC 7766 6.2.3)
+        return;
+    }
+    NS_LOG_INFO("closing TCP connection idle for " << m_tcpIdleTimeout.As(Time::S));
+    ++m_tcpIdleCloses;
+    DropTcp(s, true);
+}
+
+void
+AdcDnsServer::DropTcp(Ptr<Socket> s, bool close)
+{
+    auto it = m_tcp.find(s);
+    if (it == m_tcp.end())
+    {
+        return;
+    }
+    it->second.idle.Cancel();
+    m_tcp.erase(it);
+    AdcDetachSocket(s, close); // closing: TCP sends what it holds, then FIN
 }
 
 void
@@ -303,15 +376,17 @@ AdcDnsServer::HandleTcpRead(Ptr<Socket> s)
         return;
     }
     TcpConnection& conn = it->second;
+    ArmIdle(s);
     while (Ptr<Packet> p = s->Recv())
     {
         std::vector<uint8_t> bytes(p->GetSize());
         p->CopyData(bytes.data(), bytes.size());
         for (const auto& frame : conn.framer.Feed(bytes))
         {
-            if (std::optional<AdcDnsMessage> response = Respond(frame, conn.peer, true))
+            std::size_t limit = 0;
+            if (std::optional<AdcDnsMessage> response = Respond(frame, conn.peer, true, limit))
             {
-                const std::vector<uint8_t> out = AdcDnsTcpFrame(Encode(*response, false));
+                const std::vector<uint8_t> out = AdcDnsTcpFrame(Encode(*response, 0));
                 conn.tx.Push(Create<Packet>(out.data(), static_cast<uint32_t>(out.size())));
                 NoteResponse(conn.peer, *response);
             }
@@ -319,8 +394,7 @@ AdcDnsServer::HandleTcpRead(Ptr<Socket> s)
         if (conn.framer.HasError())
         {
             NoteDrop(bytes, conn.framer.GetError());
-            m_tcp.erase(it);
-            AdcDetachSocket(s, true);
+            DropTcp(s, true);
             return;
         }
     }
@@ -344,8 +418,7 @@ AdcDnsServer::FlushTcp(Ptr<Socket> s)
     it->second.tx.Flush(s);
     if (it->second.peerClosed && it->second.tx.IsEmpty())
     {
-        m_tcp.erase(it);
-        AdcDetachSocket(s, true); // TCP sends what it holds, then FIN
+        DropTcp(s, true);
     }
 }
 
@@ -363,15 +436,16 @@ AdcDnsServer::HandleTcpPeerClose(Ptr<Socket> s)
 void
 AdcDnsServer::HandleTcpError(Ptr<Socket> s)
 {
-    if (m_tcp.erase(s) > 0)
-    {
-        AdcDetachSocket(s, false);
-    }
+    DropTcp(s, false);
 }
 
 std::optional<AdcDnsMessage>
-AdcDnsServer::Respond(const std::vector<uint8_t>& bytes, const Address& from, bool tcp)
+AdcDnsServer::Respond(const std::vector<uint8_t>& bytes,
+                      const Address& from,
+                      bool tcp,
+                      std::size_t& udpLimit)
 {
+    udpLimit = AdcDnsMessage::kMaxUdpBytes;
     if (bytes.size() < AdcDnsMessage::kHeaderBytes)
     {
         NoteDrop(bytes,
@@ -389,55 +463,31 @@ AdcDnsServer::Respond(const std::vector<uint8_t>& bytes, const Address& from, bo
     if (!query)
     {
         NS_LOG_INFO("FORMERR to " << (tcp ? "TCP" : "UDP") << " client: " << error);
-        AdcDnsMessage r; // RFC 1035 4.1.1: the header is echoed, the question could not be read
-        r.id = static_cast<uint16_t>((bytes[0] << 8) | bytes[1]);
-        r.qr = true;
-        r.opcode = (bytes[2] >> 3) & 0x0F;
-        r.rd = (bytes[2] & kRdBit) != 0;
-        r.rcode = AdcDnsMessage::FORMERR;
-        return r;
+        AdcDnsMessage q; // RFC 1035 4.1.1: the header is echoed, the question could not be read
+        q.id = static_cast<uint16_t>((bytes[0] << 8) | bytes[1]);
+        q.opcode = (bytes[2] >> 3) & 0x0F;
+        q.rd = (bytes[2] & kRdBit) != 0;
+        return Formerr(q, from, error);
     }
     ++m_queries;
-    return Decide(*query, from);
+    return Decide(*query, from, udpLimit);
 }
 
 AdcDnsMessage
-AdcDnsServer::Decide(const AdcDnsMessage& query, const Address& from)
+AdcDnsServer::Formerr(const AdcDnsMessage& query, const Address& from, const std::string& reason)
 {
-    for (const auto& q : query.questions)
-    {
-        m_queryTrace(from, q);
-    }
-    if (query.opcode != AdcDnsMessage::QUERY)
-    {
-        return AdcDnsMessage::MakeResponse(query, AdcDnsMessage::NOTIMP, false);
-    }
-    if (query.questions.size() != 1)
-    {
-        return AdcDnsMessage::MakeResponse(query, AdcDnsMessage::FORMERR, false);
-    }
-    const AdcDnsQuestion& q = query.questions.front();
-    if (q.qclass != AdcDnsMessage::CLASS_IN && q.qclass != AdcDnsMessage::TYPE_ANY)
-    {
-        return AdcDnsMessage::MakeResponse(query, AdcDnsMessage::REFUSED, false);
-    }
-    std::vector<AdcDnsResourceRecord> answers = Answer(q, from);
-    const bool nxdomain = answers.empty() && !HasName(q.name);
-    AdcDnsMessage r =
-        AdcDnsMessage::MakeResponse(query,
-                                    nxdomain ? AdcDnsMessage::NXDOMAIN : AdcDnsMessage::NOERROR,
-                                    true);
-    r.answers = std::move(answers);
-    return r;
+    ++m_malformed;
+    m_malformedTrace(from, reason);
+    return AdcDnsMessage::MakeResponse(query, AdcDnsMessage::FORMERR, false);
 }
 
 std::vector<uint8_t>
-AdcDnsServer::Encode(AdcDnsMessage& response, bool udp)
+AdcDnsServer::Encode(AdcDnsMessage& response, std::size_t udpLimit)
 {
     std::vector<uint8_t> out;
     try
     {
-        out = udp ? response.SerializeTruncated(m_maxUdpPayload) : response.Serialize();
+        out = udpLimit > 0 ? response.SerializeTruncated(udpLimit) : response.Serialize();
     }
     catch (const AdcConfigError& e)
     {
@@ -446,12 +496,20 @@ AdcDnsServer::Encode(AdcDnsMessage& response, bool udp)
         NS_LOG_WARN("SERVFAIL: " << e.what());
         response.answers.clear();
         response.authority.clear();
-        response.additional.clear();
+        std::vector<AdcDnsResourceRecord> opt;
+        for (const auto& rr : response.additional)
+        {
+            if (rr.type == AdcDnsMessage::TYPE_OPT)
+            {
+                opt.push_back(rr);
+            }
+        }
+        response.additional = opt;
         response.aa = false;
         response.rcode = AdcDnsMessage::SERVFAIL;
         out = response.Serialize();
     }
-    if (udp && (out[2] & kTcBit))
+    if (udpLimit > 0 && (out[2] & kTcBit))
     {
         ++m_truncated;
         response = *AdcDnsMessage::Parse(out); // trace what was sent

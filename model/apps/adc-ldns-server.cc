@@ -86,9 +86,10 @@ AdcLdnsServer::GetTypeId()
                                           AdcLdnsServer::LOWEST_SRTT,
                                           "LOWEST_SRTT"))
             .AddAttribute("NegativeTtl",
-                          "How long NXDOMAIN and NODATA answers are cached (RFC 2308; the "
-                          "model's ADNS sends no SOA, so this stands for its MINIMUM); 0 "
-                          "disables negative caching.",
+                          "How long NXDOMAIN and NODATA answers without an SOA in their "
+                          "authority section are cached; one with an SOA is cached for "
+                          "min(SOA TTL, SOA MINIMUM) (RFC 2308 sections 3 and 5); 0 disables "
+                          "negative caching.",
                           TimeValue(Seconds(60)),
                           MakeTimeAccessor(&AdcLdnsServer::m_negativeTtl),
                           MakeTimeChecker(Seconds(0)))
@@ -484,12 +485,21 @@ AdcLdnsServer::FromCache(const AdcDnsMessage& query)
     const Entry& e = it->second;
     AdcDnsMessage r = AdcDnsMessage::MakeResponse(query, e.rcode, false);
     r.ra = true;
-    for (AdcDnsResourceRecord rr : e.answers)
-    {
+    const auto left = [&e, now](AdcDnsResourceRecord rr, uint32_t ttl) {
         // RFC 1035 3.2.1 / RFC 2181 8: the TTL left, in whole seconds.
-        const double left = (e.stored + Seconds(rr.ttl) - now).GetSeconds();
-        rr.ttl = left > 0 ? static_cast<uint32_t>(std::floor(left)) : 0;
-        r.answers.push_back(rr);
+        const double s = (e.stored + Seconds(ttl) - now).GetSeconds();
+        rr.ttl = s > 0 ? static_cast<uint32_t>(std::floor(s)) : 0;
+        return rr;
+    };
+    for (const AdcDnsResourceRecord& rr : e.answers)
+    {
+        r.answers.push_back(left(rr, rr.ttl));
+    }
+    for (const AdcDnsResourceRecord& rr : e.soa)
+    {
+        // RFC 2308 section 5: the SOA of a cached negative answer, its TTL decremented, with
+        // the negative TTL as its TTL (section 3).
+        r.authority.push_back(left(rr, NegativeSoaTtl(rr)));
     }
     return r;
 }
@@ -708,6 +718,7 @@ AdcLdnsServer::Complete(const Key& key, const AdcDnsMessage* answer)
         if (answer)
         {
             r.answers = answer->answers;
+            r.authority = NegativeSoa(*answer); // RFC 2308 section 5: passed on
         }
         Reply(w, r);
     }
@@ -732,7 +743,11 @@ AdcLdnsServer::Store(const Key& key, const AdcDnsMessage& answer)
     }
     else
     {
-        life = std::min(m_negativeTtl, m_maxCacheTtl); // NXDOMAIN or NODATA (RFC 2308)
+        // NXDOMAIN or NODATA: min(SOA TTL, SOA MINIMUM) when the SOA came (RFC 2308 section
+        // 5), else NegativeTtl.
+        e.soa = NegativeSoa(answer);
+        life = e.soa.empty() ? m_negativeTtl : Seconds(NegativeSoaTtl(e.soa.front()));
+        life = std::min(life, m_maxCacheTtl);
     }
     if (!life.IsStrictlyPositive())
     {
@@ -740,6 +755,30 @@ AdcLdnsServer::Store(const Key& key, const AdcDnsMessage& answer)
     }
     e.expiry = e.stored + life;
     m_cache[key] = std::move(e);
+}
+
+std::vector<AdcDnsResourceRecord>
+AdcLdnsServer::NegativeSoa(const AdcDnsMessage& answer)
+{
+    std::vector<AdcDnsResourceRecord> out;
+    const bool negative = answer.rcode == AdcDnsMessage::NXDOMAIN ||
+                          (answer.rcode == AdcDnsMessage::NOERROR && answer.answers.empty());
+    for (const AdcDnsResourceRecord& rr : answer.authority)
+    {
+        if (negative && rr.type == AdcDnsMessage::TYPE_SOA && AdcDnsSoa::FromRecord(rr) &&
+            out.empty())
+        {
+            out.push_back(rr);
+        }
+    }
+    return out;
+}
+
+uint32_t
+AdcLdnsServer::NegativeSoaTtl(const AdcDnsResourceRecord& soa)
+{
+    const std::optional<AdcDnsSoa> f = AdcDnsSoa::FromRecord(soa);
+    return f ? std::min(soa.ttl, f->minimum) : soa.ttl;
 }
 
 void

@@ -57,9 +57,11 @@ namespace ns3
  * Cache (key: name ignoring case, QTYPE, QCLASS): a NOERROR answer with records is kept for
  * the smallest TTL of its records (RFC 2181 section 5.2: an RRset has one TTL; a record with
  * TTL 0 makes the answer uncacheable, RFC 1035 section 3.2.1), capped by "MaxCacheTtl";
- * NXDOMAIN and NODATA (NOERROR, no records) are kept for "NegativeTtl" (RFC 2308 section 5;
- * this model's ADNS sends no SOA, so a fixed time stands for the SOA MINIMUM; 0 disables
- * negative caching). An entry is used while now is before its expiry, never after.
+ * NXDOMAIN and NODATA (NOERROR, no records) are kept, with the SOA of their authority
+ * section, for min(SOA TTL, SOA MINIMUM) (RFC 2308 sections 3 and 5), or for "NegativeTtl" when
+ * the upstream answer has no SOA (0 disables that); the SOA is passed on to the client, from
+ * the cache with its TTL decremented. An entry is used while now is before its expiry, never
+ * after.
  *
  * Upstream (on a miss): names at or under a zone's suffix (the longest matching suffix wins)
  * are asked to that zone's servers from the LDNS's own UDP socket (an ephemeral port, the
@@ -222,6 +224,7 @@ class AdcLdnsServer : public Application
     {
         uint8_t rcode{0};                          //!< NOERROR or NXDOMAIN
         std::vector<AdcDnsResourceRecord> answers; //!< records, TTLs as received
+        std::vector<AdcDnsResourceRecord> soa;     //!< a negative answer's SOA (RFC 2308 5)
         Time stored;                               //!< when received
         Time expiry;                               //!< usable before this
     };
@@ -306,6 +309,11 @@ class AdcLdnsServer : public Application
     void Complete(const Key& key, const AdcDnsMessage* answer);
     /// Keep \p answer to \p key in the cache when it may be cached.
     void Store(const Key& key, const AdcDnsMessage& answer);
+    /// \param answer an upstream answer \return its SOA when it is negative (NXDOMAIN, or
+    /// NOERROR without answers) and carries one in its authority section, else nothing
+    static std::vector<AdcDnsResourceRecord> NegativeSoa(const AdcDnsMessage& answer);
+    /// \param soa an SOA record \return min(its TTL, its MINIMUM): the negative TTL (RFC 2308 3)
+    static uint32_t NegativeSoaTtl(const AdcDnsResourceRecord& soa);
     /// Send \p r to a client and trace it (over UDP truncated to "MaxUdpPayload").
     void Reply(const Waiter& w, AdcDnsMessage r);
     /// Update the SRTT of \p server with a sample \p rtt.

@@ -9,6 +9,7 @@
 #include "adc-netscaler-gslb-commands.h"
 
 #include "adc-netscaler-commands.h"
+#include "adc-netscaler-gslb-dns.h"
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-dns-message.h"
@@ -778,6 +779,7 @@ AdcNetScalerGslbCommands::Register(AdcConfigLanguage& language)
     {
         language.RegisterCommand(c);
     }
+    AdcNetScalerGslbDns::Register(language); // the ADNS's zones: add dns soaRec, nsRec, cnameRec
 }
 
 AdcConfigLanguage&

@@ -10,6 +10,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-netscaler-gslb-commands.h"
+#include "ns3/adc-netscaler-gslb-dns.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/log.h"
@@ -113,6 +114,54 @@ GslbAdns::SetEmptyDownResponse(const std::string& domain, bool on)
 }
 
 void
+GslbAdns::AddDnsRecords(const AdcConfigStore& store)
+{
+    for (const AdcDnsResourceRecord& rr : AdcNetScalerGslbDns::GetRecords(store))
+    {
+        AddRecord(rr);
+    }
+}
+
+const std::vector<std::string>&
+GslbAdns::GetGeneratedZones() const
+{
+    return m_generated;
+}
+
+void
+GslbAdns::StartApplication()
+{
+    using D = AdcNetScalerGslbDns;
+    for (const std::string& key : m_order)
+    {
+        const Domain& d = m_domains.at(key);
+        if (!FindZone(d.name).empty())
+        {
+            continue;
+        }
+        // NetScaler's `add dns soaRec` defaults; the names are the model's (NetScaler makes
+        // -originServer and -contact mandatory).
+        const std::string apex = AdcDnsName::Canonical(d.name);
+        AdcDnsSoa soa;
+        soa.mname = "ns1." + apex;
+        soa.rname = "hostmaster." + apex;
+        soa.serial = D::DEFAULT_SERIAL;
+        soa.refresh = D::DEFAULT_REFRESH;
+        soa.retry = D::DEFAULT_RETRY;
+        soa.expire = D::DEFAULT_EXPIRE;
+        soa.minimum = D::DEFAULT_MINIMUM;
+        AddRecord(soa.ToRecord(apex, D::DEFAULT_TTL));
+        AddRecord(AdcDnsResourceRecord::NameRecord(apex,
+                                                   AdcDnsMessage::TYPE_NS,
+                                                   soa.mname,
+                                                   D::DEFAULT_TTL));
+        m_generated.push_back(key);
+        NS_LOG_INFO("zone " << apex << " generated for the GSLB domain");
+    }
+    AdcDnsServer::StartApplication();
+}
+
+void
 GslbAdns::SetLdnsCallback(LdnsCallback cb)
 {
     m_ldnsCallback = cb;
@@ -161,6 +210,22 @@ bool
 GslbAdns::HasName(const std::string& name) const
 {
     return m_domains.count(Key(name)) > 0 || AdcDnsServer::HasName(name);
+}
+
+bool
+GslbAdns::HasNameBelow(const std::string& name) const
+{
+    const std::string key = Key(name);
+    for (const auto& [domain, d] : m_domains)
+    {
+        if (!key.empty() && domain.size() > key.size() + 1 &&
+            domain.compare(domain.size() - key.size(), key.size(), key) == 0 &&
+            domain[domain.size() - key.size() - 1] == '.')
+        {
+            return true;
+        }
+    }
+    return AdcDnsServer::HasNameBelow(name);
 }
 
 bool
@@ -214,7 +279,9 @@ GslbAdns::Answer(const AdcDnsQuestion& q, const Address& from)
                         "no-record",
                         "qtype " + std::to_string(q.qtype) + " not served; the domain has " +
                             (d.recordType == AdcDnsMessage::TYPE_A ? "A" : "AAAA") + " records");
-        return answers; // NODATA
+        // The static records of that type (the SOA and NS of a zone whose apex is the domain);
+        // none: NODATA.
+        return AdcDnsServer::Answer(q, from);
     }
     AdcLbContext ctx;
     ctx.ldns = ldns;

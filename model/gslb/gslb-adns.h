@@ -23,6 +23,7 @@
 namespace ns3
 {
 
+class AdcConfigStore;
 class GslbVserverConfig;
 
 /**
@@ -41,8 +42,17 @@ class GslbVserverConfig;
  *    fallbacks apply: the domain's -backupIP if set; else, with -EDR ENABLED, an empty
  *    NOERROR response (no address); else the model answers with a bound service anyway,
  *    round robin over all of them (the response EDR exists to suppress; see doc/gslb.rst).
- * A question of another type about a bound domain gets an empty NOERROR answer (NODATA).
- * Names that are not bound domains are the base class's static zone (AddRecord).
+ * A question of another type about a bound domain gets the static records of that type (the
+ * SOA and NS when the domain is a zone apex), else an empty NOERROR answer (NODATA).
+ * Names that are not bound domains are the base class's static zone data (AddRecord).
+ *
+ * Zones (AdcDnsServer): the zones are the configured ones (AddDnsRecords: `add dns soaRec`,
+ * `add dns nsRec`, `add dns cnameRec`, or SOA records added with AddRecord). At start, every
+ * bound domain that no zone holds gets a zone of its own, apex the domain, with an SOA of
+ * NetScaler's `add dns soaRec` defaults (serial 100, refresh 3600, retry 3, expire 3600,
+ * minimum 5, TTL 3600), MNAME "ns1.<domain>" and RNAME "hostmaster.<domain>" (RFC 2142's
+ * mailbox), and one NS record naming the MNAME (TTL 3600): negative answers then carry an SOA
+ * and names outside every zone are REFUSED.
  *
  * Every decision about a bound domain fires "Decision" with the LDNS, the domain, the
  * service, the address answered, how it was chosen and why.
@@ -106,6 +116,16 @@ class GslbAdns : public AdcDnsServer
      */
     void SetEmptyDownResponse(const std::string& domain, bool on);
 
+    /**
+     * \brief Serve the DNS records of a configuration (`add dns soaRec`, `add dns nsRec`,
+     * `add dns cnameRec`: AdcNetScalerGslbDns::GetRecords).
+     * \param store the configuration
+     */
+    void AddDnsRecords(const AdcConfigStore& store);
+
+    /// \return the apex keys of the zones generated at start for bound domains
+    const std::vector<std::string>& GetGeneratedZones() const;
+
     /// \param cb called with every query's source address (the LDNS); null to stop
     void SetLdnsCallback(LdnsCallback cb);
 
@@ -125,6 +145,9 @@ class GslbAdns : public AdcDnsServer
     void DoDispose() override;
     std::vector<AdcDnsResourceRecord> Answer(const AdcDnsQuestion& q, const Address& from) override;
     bool HasName(const std::string& name) const override;
+    bool HasNameBelow(const std::string& name) const override;
+    /// Generate the zones of bound domains no zone holds, then start serving.
+    void StartApplication() override;
 
   private:
     /// A bound domain.
@@ -149,6 +172,7 @@ class GslbAdns : public AdcDnsServer
 
     std::map<std::string, Domain> m_domains; //!< by lookup key
     std::vector<std::string> m_order;        //!< keys in the order added
+    std::vector<std::string> m_generated;    //!< zones generated at start
     LdnsCallback m_ldnsCallback;             //!< the LDNS hook
     Callback<std::string> m_reasonSource;    //!< the method's reason
     uint64_t m_answered{0};                  //!< counter

@@ -608,42 +608,6 @@ AdcDnsMessage::Serialize() const
     return std::move(out);
 }
 
-std::vector<uint8_t>
-AdcDnsMessage::SerializeTruncated(std::size_t maxBytes) const
-{
-    std::vector<uint8_t> bytes = Serialize();
-    if (bytes.size() <= maxBytes)
-    {
-        return bytes;
-    }
-    AdcDnsMessage m = *this;
-    while (bytes.size() > maxBytes)
-    {
-        if (!m.additional.empty())
-        {
-            m.additional.pop_back();
-        }
-        else if (!m.authority.empty())
-        {
-            m.authority.pop_back();
-            m.tc = true;
-        }
-        else if (!m.answers.empty())
-        {
-            m.answers.pop_back();
-            m.tc = true;
-        }
-        else
-        {
-            throw AdcConfigError("AdcDnsMessage: header and question take " +
-                                 std::to_string(bytes.size()) + " bytes, above the limit of " +
-                                 std::to_string(maxBytes));
-        }
-        bytes = m.Serialize();
-    }
-    return bytes;
-}
-
 std::string
 AdcDnsMessage::RcodeName(uint8_t rcode)
 {

@@ -186,6 +186,10 @@ class AdcDnsMessage
         REFUSED = 5   //!< refused
     };
 
+    /// Extended RCODE BADVERS (RFC 6891 section 9): the OPT record's 8 upper bits are 1, the
+    /// header's 4 lower bits 0.
+    static constexpr uint16_t BADVERS = 16;
+
     /// Opcode (RFC 1035 section 4.1.1).
     enum Opcode : uint8_t
     {
@@ -202,6 +206,7 @@ class AdcDnsMessage
     static constexpr uint16_t TYPE_MX = 15;   //!< mail exchange
     static constexpr uint16_t TYPE_TXT = 16;  //!< text strings
     static constexpr uint16_t TYPE_AAAA = 28; //!< IPv6 host address (RFC 3596)
+    static constexpr uint16_t TYPE_OPT = 41;  //!< EDNS(0) pseudo-record (RFC 6891 6.1)
     static constexpr uint16_t TYPE_ANY = 255; //!< QTYPE *: all records
     static constexpr uint16_t CLASS_IN = 1;   //!< the Internet
 
@@ -262,12 +267,14 @@ class AdcDnsMessage
      *
      * When the whole message exceeds \p maxBytes, additional records are dropped first (no
      * TC: RFC 2181 section 9), then authority records, then answer records from the end,
-     * until it fits; dropping authority or answer records sets TC. The header and question
-     * are always kept.
+     * until it fits; dropping authority or answer records sets TC. The header, the question
+     * and an OPT record (RFC 6891 section 7: a truncated response keeps its OPT) are always
+     * kept. A message whose whole form would exceed 65535 bytes is truncated likewise (TC,
+     * not an error: RFC 2181 section 9).
      * \param maxBytes the payload limit (512 without EDNS)
      * \return the bytes
-     * \throws AdcConfigError as Serialize, or when even the header and question exceed
-     *         \p maxBytes
+     * \throws AdcConfigError for a bad name or field (as Serialize), or when even the
+     *         header, the question and the OPT record exceed \p maxBytes
      */
     std::vector<uint8_t> SerializeTruncated(std::size_t maxBytes = kMaxUdpBytes) const;
 
@@ -297,6 +304,61 @@ class AdcDnsMessage
 
     /// \return true when some field differs
     bool operator!=(const AdcDnsMessage& other) const;
+};
+
+/**
+ * \ingroup adc
+ * \brief The RDATA of an SOA record (RFC 1035 section 3.3.13).
+ */
+struct AdcDnsSoa
+{
+    std::string mname;    //!< MNAME: the zone's primary name server
+    std::string rname;    //!< RNAME: the responsible mailbox, '@' written as '.'
+    uint32_t serial{0};   //!< SERIAL
+    uint32_t refresh{0};  //!< REFRESH, s
+    uint32_t retry{0};    //!< RETRY, s
+    uint32_t expire{0};   //!< EXPIRE, s
+    uint32_t minimum{0};  //!< MINIMUM, s: the negative-caching TTL (RFC 2308 section 4)
+
+    /**
+     * \param owner the zone's apex \param ttl the record's TTL, s
+     * \return the SOA record (class IN), names uncompressed in RDATA
+     * \throws AdcConfigError for a bad name
+     */
+    AdcDnsResourceRecord ToRecord(const std::string& owner, uint32_t ttl) const;
+
+    /// \param rr a record \return its SOA fields when it is an SOA record whose RDATA is two
+    ///         uncompressed names and 20 bytes (as Parse stores it), nothing otherwise
+    static std::optional<AdcDnsSoa> FromRecord(const AdcDnsResourceRecord& rr);
+};
+
+/**
+ * \ingroup adc
+ * \brief An EDNS(0) OPT pseudo-record (RFC 6891 section 6.1): owner the root, CLASS the
+ * sender's UDP payload size, TTL the extended RCODE (8 bits), VERSION (8), DO (1), Z (15),
+ * RDATA a list of {code, length, data} options.
+ */
+struct AdcDnsEdns
+{
+    uint16_t udpPayload{512};     //!< the sender's UDP payload size (CLASS)
+    uint8_t extendedRcode{0};     //!< the upper 8 bits of the 12-bit RCODE
+    uint8_t version{0};           //!< VERSION
+    bool dnssecOk{false};         //!< DO (RFC 3225)
+    uint16_t z{0};                //!< the 15 other flag bits (zero when sent)
+    std::vector<uint8_t> options; //!< RDATA, the options as bytes
+
+    /// \return the OPT record
+    AdcDnsResourceRecord ToRecord() const;
+
+    /**
+     * \param rr a record
+     * \param error [out, may be null] why it is not a valid OPT record
+     * \return the fields, nothing when \p rr is not of type OPT, its owner is not the root
+     *         (RFC 6891 6.1.2) or its options do not fill RDATA exactly (6.1.2's
+     *         {OPTION-CODE, OPTION-LENGTH, OPTION-DATA} list)
+     */
+    static std::optional<AdcDnsEdns> FromRecord(const AdcDnsResourceRecord& rr,
+                                                std::string* error = nullptr);
 };
 
 /**

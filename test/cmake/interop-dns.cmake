@@ -15,7 +15,10 @@ if(TARGET emulate-dns AND NOT ADC_PROFILE STREQUAL "sanitize")
            COMMAND bash ${_adc_dns}/dns-truncation.sh $<TARGET_FILE:emulate-dns>)
   add_test(NAME interop-dns-ldns-nsd
            COMMAND bash ${_adc_dns}/dns-ldns-nsd.sh $<TARGET_FILE:emulate-dns>)
+  add_test(NAME interop-dns-zone-dig COMMAND bash ${_adc_dns}/dns-zone.sh $<TARGET_FILE:emulate-dns> dig)
+  add_test(NAME interop-dns-zone-kdig
+           COMMAND bash ${_adc_dns}/dns-zone.sh $<TARGET_FILE:emulate-dns> kdig)
   set_tests_properties(interop-dns-adns-dig interop-dns-adns-kdig interop-dns-truncation
-                       interop-dns-ldns-nsd
+                       interop-dns-ldns-nsd interop-dns-zone-dig interop-dns-zone-kdig
                        PROPERTIES LABELS interop SKIP_RETURN_CODE 77 TIMEOUT 120)
 endif()
