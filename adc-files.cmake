@@ -20,6 +20,7 @@ set(ADC_SOURCES
     helper/core/adc-throughput-sampler.cc
     helper/crd/crd-route-plan.cc
     helper/cs/cs-helper.cc
+    helper/cs/cs-show.cc
     helper/crd/crd-config.cc
     helper/crd/crd-topology-helper.cc
     helper/crd/crd-topology.cc
@@ -66,6 +67,7 @@ set(ADC_SOURCES
     model/core/adc-text.cc
     model/cs/cs-policy.cc
     model/cs/cs-virtual-server-bridge.cc
+    model/cs/cs-virtual-server-persistence.cc
     model/cs/cs-virtual-server.cc
     model/crd/crd-cache-policy.cc
     model/crd/crd-cache-server.cc
@@ -290,6 +292,7 @@ set(ADC_HEADERS
 
 set(ADC_TEST_SOURCES
     test/cs-persistence-version-test.cc
+    test/cs-lb-persistence-test.cc
     test/ilb-sticky-test.cc
     test/ilb-passthrough-test.cc
     test/gslb-tolerance-test.cc

@@ -34,7 +34,7 @@ namespace
 const std::string kCookieLb1 = "NSC_DT-1MC1"; // "CS-1" -> "DT-1", "LB1" -> "MC1"
 const std::string kCookieLb2 = "NSC_DT-1MC2"; // "LB2" -> "MC2"
 /// RFC 6265 3.1 deletion: an Expires in the past (the Unix epoch) on the same name and path.
-const std::string kDeleted = "Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+const std::string kDeleted = "expires=Thu, 01-Jan-1970 00:00:00 GMT"; // the appliance's spelling
 
 /// \param cookie a Cookie header value ("" for none) \return a GET request
 std::string
@@ -296,7 +296,7 @@ TEST_F(CsCookieVersionTest, StaleCookieOfTheOldLbVserverCannotMoveTheClientBack)
     ASSERT_EQ(sc.size(), 2u);
     EXPECT_EQ(sc[0].rfind(v2 + ";", 0), 0u) << sc[0]; // refreshed
     EXPECT_EQ(sc[1].rfind(kCookieLb1 + "=;", 0), 0u) << sc[1];
-    EXPECT_TRUE(Has(sc[1], "Path=/")) << sc[1];
+    EXPECT_TRUE(Has(sc[1], "path=/")) << sc[1];
     EXPECT_TRUE(Has(sc[1], kDeleted)) << sc[1];
     EXPECT_EQ(DecisionsOf(0), (std::vector<std::string>{"LB2 persistence COOKIEINSERT"}));
 }

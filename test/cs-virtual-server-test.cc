@@ -112,10 +112,12 @@ TEST_F(CsVirtualServerTest, CookieInsertSetsNscCookieAndTheCookieKeepsTheOldVers
     ASSERT_EQ(r1[0].GetStatus(), 200);
     const std::optional<std::string> setCookie = r1[0].GetHeader("Set-Cookie");
     ASSERT_TRUE(setCookie.has_value());
-    // Version 0: name=value; path=/; expires 2 minutes after the request (sent at 1 s after
-    // the epoch 2026-01-01T00:00:00Z, a Thursday).
+    // Version 0 in the appliance's captured spelling (";expires=Fri, 21-Jun-2013 12:46:20
+    // GMT;path=/;httponly"): expires 2 minutes after the request (sent at 1 s after the
+    // epoch 2026-01-01T00:00:00Z, a Thursday).
     EXPECT_EQ(setCookie->rfind(kCookieLb1 + "=" + value + ";", 0), 0u) << *setCookie;
-    EXPECT_TRUE(Has(*setCookie, "Expires=Thu, 01 Jan 2026 00:02:0")) << *setCookie;
+    EXPECT_TRUE(Has(*setCookie, ";expires=Thu, 01-Jan-2026 00:02:0")) << *setCookie;
+    EXPECT_TRUE(Has(*setCookie, "GMT;path=/;httponly")) << *setCookie;
     EXPECT_FALSE(Has(*setCookie, "Max-Age")) << *setCookie;
 
     const std::vector<AdcHttpMessage> r2 = back.Responses();
@@ -127,7 +129,7 @@ TEST_F(CsVirtualServerTest, CookieInsertSetsNscCookieAndTheCookieKeepsTheOldVers
     const std::vector<std::string> again = r2[0].GetHeaders("Set-Cookie");
     ASSERT_EQ(again.size(), 1u);
     EXPECT_EQ(again[0].rfind(kCookieLb1 + "=" + value + ";", 0), 0u) << again[0];
-    EXPECT_TRUE(Has(again[0], "Expires=Thu, 01 Jan 2026 00:02:05 GMT")) << again[0];
+    EXPECT_TRUE(Has(again[0], ";expires=Thu, 01-Jan-2026 00:02:05 GMT;path=/")) << again[0];
 
     const std::vector<AdcHttpMessage> r3 = fresh.Responses();
     ASSERT_EQ(r3.size(), 1u);
@@ -168,7 +170,7 @@ TEST_F(CsVirtualServerTest, CookieTimeoutZeroIsASessionCookieInBothVersions)
         ASSERT_EQ(r.size(), 1u);
         const std::string sc = r[0].GetHeader("Set-Cookie").value_or("");
         EXPECT_EQ(sc.rfind(kCookieLb1 + "=", 0), 0u) << sc;
-        EXPECT_FALSE(Has(sc, "Expires")) << sc;
+        EXPECT_FALSE(Has(sc, "xpires")) << sc;
         EXPECT_FALSE(Has(sc, "Max-Age")) << sc;
     }
 }
@@ -187,7 +189,7 @@ TEST_F(CsVirtualServerTest, CookieVersionOneCarriesMaxAgeFromTheTimeout)
     const std::string sc = r[0].GetHeader("Set-Cookie").value_or("");
     EXPECT_TRUE(Has(sc, "Max-Age=180")) << sc; // 3 minutes
     EXPECT_TRUE(Has(sc, "Version=1")) << sc;
-    EXPECT_FALSE(Has(sc, "Expires")) << sc;
+    EXPECT_FALSE(Has(sc, "xpires")) << sc;
 }
 
 // REQ: CS-08

@@ -10,6 +10,8 @@
 #include "ns3/adc-netscaler-cs-commands.h"
 #include "ns3/adc-netscaler-cs-policy-commands.h"
 #include "ns3/adc-text.h"
+#include "ns3/boolean.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -131,6 +133,16 @@ CsHelper::Sync(Ptr<CsVirtualServer> cs, const AdcConfigStore& store)
         Ptr<AdcVirtualServer> target = LbVserver(store, b.target, at);
         AdcConfigFileError::At(at, [&] { cs->BindPolicy(policy, target); });
     }
+    // `set cs vserver` persistence and `set lb parameter`: at once, also while running.
+    AdcConfigFileError::At(store.GetOrigin(CS::CS_VSERVER, name, "-persistenceType"), [&] {
+        cs->SetPersistence(AdcPersistenceTypeToString(config->GetPersistenceType()),
+                           config->GetTimeoutMinutes(),
+                           AdcPersistenceTypeToString(config->GetPersistenceBackup()),
+                           config->GetBackupTimeoutMinutes());
+    });
+    const Ptr<const AdcLbParameterConfig> lbParameter = AdcNetScalerCsCommands::GetLbParameter(store);
+    cs->SetAttribute("CookieVersion", UintegerValue(lbParameter->GetCookieVersion()));
+    cs->SetAttribute("HttpOnlyCookie", BooleanValue(lbParameter->GetHttpOnlyCookie()));
     const std::string& def = config->GetDefaultLbVserver();
     Ptr<AdcVirtualServer> current = cs->GetDefaultLbVserver();
     if (!current || current->GetName() != def)
@@ -138,6 +150,19 @@ CsHelper::Sync(Ptr<CsVirtualServer> cs, const AdcConfigStore& store)
         const AdcConfigOrigin at = store.GetOrigin(CS::CS_VSERVER, name, "-lbvserver");
         cs->SetDefaultLbVserver(def.empty() ? nullptr : LbVserver(store, def, at));
     }
+}
+
+void
+CsHelper::ScheduleLines(Time at,
+                        Ptr<CsVirtualServer> cs,
+                        AdcConfigReader& reader,
+                        const std::string& lines,
+                        const std::string& name)
+{
+    Simulator::Schedule(at - Simulator::Now(), [cs, &reader, lines, name]() {
+        reader.ReadString(lines, name);
+        Sync(cs, reader.GetStore());
+    });
 }
 
 } // namespace ns3

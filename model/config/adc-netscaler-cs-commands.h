@@ -180,6 +180,45 @@ class AdcCsVserverConfig : public Object
 
 /**
  * \ingroup adc
+ * \brief The appliance-wide load-balancing parameters persistence cookies follow (`set lb
+ * parameter`; NITRO's lbparameter resource):
+ * - -cookieVersion 0 | 1 (default 0): version 0 writes the absolute expiry (expires=),
+ *   version 1 the relative one (Max-Age) (CTX108883);
+ * - -httpOnlyCookieFlag ENABLED | DISABLED (default ENABLED): "Include the HttpOnly attribute
+ *   in persistence cookies" (lbparameter);
+ * - -useEncryptedPersistenceCookie and -useSecuredPersistenceCookie: only DISABLED (the
+ *   default). Citrix documents them as "Encode persistence cookie values using SHA2 hash" with
+ *   -cookiePassphrase, but not the construction (which SHA-2, over what bytes, in what text
+ *   form, how the appliance maps a hash back to a service), so no faithful value can be written;
+ * - -cookiePassphrase: at most 31 characters (kept; used by nothing while encryption is off).
+ */
+class AdcLbParameterConfig : public Object
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    /// \return the cookie version, 0 or 1
+    uint8_t GetCookieVersion() const;
+    /// \param v 0 or 1
+    void SetCookieVersion(uint8_t v);
+    /// \return whether persistence cookies carry httponly
+    bool GetHttpOnlyCookie() const;
+    /// \param on httponly on persistence cookies
+    void SetHttpOnlyCookie(bool on);
+    /// \return the passphrase ("" when none)
+    const std::string& GetCookiePassphrase() const;
+    /// \param p the passphrase
+    void SetCookiePassphrase(const std::string& p);
+
+  private:
+    uint8_t m_cookieVersion{0};  //!< -cookieVersion
+    bool m_httpOnly{true};       //!< -httpOnlyCookieFlag
+    std::string m_passphrase;    //!< -cookiePassphrase
+};
+
+/**
+ * \ingroup adc
  * \brief NetScaler's content-switching virtual server commands, added to NetScaler's language.
  *
  * Commands (NetScaler command reference):
@@ -193,6 +232,9 @@ class AdcCsVserverConfig : public Object
  * - set cs vserver <name> with the same parameters (CS-11); a persistence type other than
  *   COOKIEINSERT drops a backup the virtual server had.
  * - rm cs vserver <name> (its bindings go with it).
+ * - set lb parameter [-cookieVersion 0|1] [-httpOnlyCookieFlag ENABLED|DISABLED]
+ *   [-useEncryptedPersistenceCookie DISABLED] [-useSecuredPersistenceCookie DISABLED]
+ *   [-cookiePassphrase <string>] (AdcLbParameterConfig; stored under LB_PARAMETER).
  * - The CS actions, policies and bindings of AdcNetScalerCsPolicyCommands (add/set/rm cs
  *   action, add/set/rm cs policy, bind/unbind cs vserver), registered with these.
  * Show prints "add cs vserver" lines with the parameters that differ from the defaults, after
@@ -206,6 +248,10 @@ class AdcNetScalerCsCommands
     static const std::string CS_VSERVER; //!< kind of AdcCsVserverConfig
     static const std::string CS_ACTION;  //!< kind of AdcCsActionConfig
     static const std::string CS_POLICY;  //!< kind of AdcCsPolicyConfig
+    static const std::string LB_PARAMETER; //!< kind of AdcLbParameterConfig (one, "lb parameter")
+
+    /// \param store a configuration \return its `set lb parameter`, or the defaults
+    static Ptr<const AdcLbParameterConfig> GetLbParameter(const AdcConfigStore& store);
 
     /**
      * \brief Add the commands above to \p language; a language that has them already is left

@@ -573,6 +573,32 @@ AdcPersistenceTable::RemoveTarget(uint32_t target)
     return removed;
 }
 
+std::vector<AdcPersistenceTable::EntryView>
+AdcPersistenceTable::GetEntries(Time now)
+{
+    Purge(now);
+    std::vector<EntryView> out;
+    out.reserve(m_count);
+    for (uint32_t i = 0; i < m_count; ++i)
+    {
+        const Entry& e = At(i);
+        out.push_back(EntryView{KeyOf(i),
+                                e.target,
+                                TimeStep(e.expiry),
+                                TimeStep(m_classes[e.cls].timeout)});
+    }
+    return out;
+}
+
+void
+AdcPersistenceTable::Clear()
+{
+    for (uint32_t i = m_count; i-- > 0;)
+    {
+        Erase(i);
+    }
+}
+
 std::size_t
 AdcPersistenceTable::MallocBlock(std::size_t request)
 {

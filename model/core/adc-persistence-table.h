@@ -199,6 +199,25 @@ class AdcPersistenceTable : public Object
     /// \param now current time \return number of unexpired entries
     uint32_t GetSize(Time now);
 
+    /// One live entry, as a `show ... persistentSessions` lists it.
+    struct EntryView
+    {
+        AdcPersistenceKey key; //!< the key
+        uint32_t target;       //!< the target
+        Time expiry;           //!< when it expires unless refreshed
+        Time timeout;          //!< its timeout
+    };
+
+    /**
+     * \brief The live entries (expired ones purged first), in storage order.
+     * \param now current time
+     * \return the entries
+     */
+    std::vector<EntryView> GetEntries(Time now);
+
+    /// \brief Remove every entry (`clear lb persistentSessions`); nothing is traced.
+    void Clear();
+
     /// \param now current time: remove (and trace) every entry expired by then
     void Purge(Time now);
 

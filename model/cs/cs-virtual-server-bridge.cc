@@ -198,7 +198,7 @@ CsVirtualServer::SelectConnection(Bridge& b,
     b.persisted = static_cast<bool>(sel.service);
     if (!b.persisted)
     {
-        sel = m_vserver->Select(ctx, Simulator::Now());
+        sel = SelectAnew(ctx, AdcHttpCookies()); // no cookies at L4
         how = sel.how;
     }
     if (!sel.service)

@@ -86,6 +86,12 @@ CsVirtualServer::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&CsVirtualServer::m_cookieVersion),
                           MakeUintegerChecker<uint8_t>(0, 1))
+            .AddAttribute("HttpOnlyCookie",
+                          "Write httponly on inserted persistence cookies (NetScaler's set lb "
+                          "parameter -httpOnlyCookieFlag, default ENABLED).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CsVirtualServer::m_httpOnly),
+                          MakeBooleanChecker())
             .AddAttribute("SourceIp",
                           "Source address of the connections to services (NetScaler's SNIP); "
                           "0.0.0.0: the node's first non-loopback IPv4 address.",
@@ -110,6 +116,7 @@ CsVirtualServer::CsVirtualServer()
       m_backupTimeout(2),
       m_maxEntries(250000),
       m_cookieVersion(0),
+      m_httpOnly(true),
       m_disposing(false),
       m_persistence(AdcPersistenceType::NONE),
       m_backup(AdcPersistenceType::NONE)
@@ -361,6 +368,14 @@ CsVirtualServer::CheckConfig()
             CheckCookieName("LB vserver", lb->GetName());
         }
     }
+    for (const Ptr<AdcVirtualServer>& lb : BoundLbVservers())
+    {
+        // An LB vserver's own COOKIEINSERT names its cookie after it (NSC_<vid of LB>).
+        if (lb->GetPersistenceType() == AdcPersistenceType::COOKIEINSERT)
+        {
+            CheckCookieName("LB vserver (its own COOKIEINSERT)", lb->GetName());
+        }
+    }
 }
 
 bool
@@ -387,6 +402,7 @@ CsVirtualServer::StartApplication()
 {
     const std::string who = "CsVirtualServer '" + m_name + "'";
     CheckConfig();
+    m_started = true;
     m_table->SetAttribute("MaxEntries", UintegerValue(m_maxEntries));
     m_backupTable->SetAttribute("MaxEntries", UintegerValue(m_maxEntries));
     m_vserver->Configure(m_name, "HTTP", AdcIpAddress(), m_port);
@@ -519,6 +535,10 @@ CsVirtualServer::LookupTable(const AdcLbContext& ctx,
     }
     if (!found.rechosen)
     {
+        if (m_retime)
+        {
+            table->Insert(key, *t, now, timeout); // `set cs vserver -timeout` since its insert
+        }
         TracePersistence("hit", key, *t);
         return;
     }
@@ -634,9 +654,10 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
     ctx.url = request.GetTarget();
     ctx.request = &request;
     // Only COOKIEINSERT reads the request's cookies; only a connected sink needs the text.
-    const AdcHttpCookies cookies = m_persistence == AdcPersistenceType::COOKIEINSERT
-                                       ? AdcHttpCookies::Parse(request)
-                                       : AdcHttpCookies();
+    const AdcHttpCookies cookies =
+        m_persistence == AdcPersistenceType::COOKIEINSERT || AnyLbCookieInsert()
+            ? AdcHttpCookies::Parse(request)
+            : AdcHttpCookies();
     const auto client = [&front]() { return AdcEndpointText(front.peerIp, front.peerPort); };
     const Found found = Lookup(ctx, front, cookies);
     AdcSelection sel = found.sel;
@@ -644,7 +665,7 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
     const bool persisted = static_cast<bool>(sel.service);
     if (!persisted)
     {
-        sel = m_vserver->Select(ctx, now);
+        sel = SelectAnew(ctx, cookies);
         how = sel.how;
     }
     if (!sel.service)
@@ -679,8 +700,6 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
     }
     else if (m_persistence == AdcPersistenceType::COOKIEINSERT)
     {
-        const AdcSetCookie::Version version =
-            m_cookieVersion == 0 ? AdcSetCookie::Version::V0 : AdcSetCookie::Version::V1;
         const std::string name = CookieName(sel.vserver->GetName());
         const std::string value =
             AdcNscCookie::EncodeValue(sel.service->GetAddress().GetIpv4(), sel.service->GetPort());
@@ -694,7 +713,7 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
         {
             d.responseFields.emplace_back(
                 "Set-Cookie",
-                AdcSetCookie::Build(name, value, version, Minutes(m_timeout), now));
+                BuildNscSetCookie(name, value, m_cookieVersion, Minutes(m_timeout), now, m_httpOnly));
         }
         if (!persisted)
         {
@@ -720,10 +739,11 @@ CsVirtualServer::Decide(const AdcProxyFront& front, const AdcHttpMessage& reques
             if (first && p.name != name && LbOfCookie(p.name))
             {
                 d.responseFields.emplace_back("Set-Cookie",
-                                              AdcSetCookie::BuildExpired(p.name, version));
+                                              BuildNscExpired(p.name, m_cookieVersion, m_httpOnly));
             }
         }
     }
+    AddLbCookie(d, sel, cookies);
     if (!m_decisionTrace.IsEmpty())
     {
         m_decisionTrace(client(),

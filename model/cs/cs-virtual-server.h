@@ -213,6 +213,78 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     uint64_t GetUnserved() const;
     /// \param lbVserver an LB virtual server's name \return requests sent to it
     uint64_t GetRequestsTo(const std::string& lbVserver) const;
+    /// \param policy a policy's name \return requests its match sent to its LB vserver
+    /// (`show cs vserver`'s hits per policy; persistence hits not included)
+    uint64_t GetPolicyHits(const std::string& policy) const;
+    /// \return requests the default LB vserver took because no policy matched
+    uint64_t GetDefaultHits() const;
+
+    /**
+     * \brief Change the persistence while the virtual server runs (`set cs vserver
+     * -persistenceType -timeout -persistenceBackup -backupPersistenceTimeout`), checked as
+     * CheckConfig checks it. A new type drops the entries of the old one (a SOURCEIP entry
+     * means nothing to SSLSESSION); a new timeout applies to new entries and to each kept
+     * entry at its next hit. Before the start it only sets the attributes.
+     * \param type NONE, SOURCEIP, COOKIEINSERT or SSLSESSION
+     * \param timeoutMinutes the timeout \param backup NONE or SOURCEIP
+     * \param backupTimeoutMinutes the backup's timeout
+     * \throws AdcConfigError as CheckConfig (nothing changed then)
+     */
+    void SetPersistence(const std::string& type,
+                        uint32_t timeoutMinutes,
+                        const std::string& backup,
+                        uint32_t backupTimeoutMinutes);
+
+    /// A persistence session the appliance holds (`show lb persistentSessions`).
+    struct PersistentSession
+    {
+        std::string vserver;  //!< the virtual server that owns it (this CS vserver)
+        std::string type;     //!< SOURCEIP or SSLSESSION (a backup entry: SOURCEIP)
+        std::string source;   //!< the client's address ("" for SSLSESSION)
+        std::string param;    //!< the SSL session ID in hex ("" for SOURCEIP)
+        Ipv4Address destIp;   //!< the service's address
+        uint16_t destPort{0}; //!< the service's port
+        std::string lbVserver; //!< the LB vserver the entry stands for
+        uint32_t timeoutSeconds{0}; //!< seconds left before it expires
+        bool backup{false};         //!< an entry of the backup SOURCEIP table
+    };
+
+    /// \return the live persistence sessions (SOURCEIP, SSLSESSION, backup SOURCEIP; cookie
+    /// persistence keeps none), in table order
+    std::vector<PersistentSession> GetPersistentSessions();
+
+    /// \brief `clear lb persistentSessions <this vserver>`: drop every entry of both tables.
+    /// \return entries removed
+    uint32_t ClearPersistentSessions();
+
+    /**
+     * \brief The Set-Cookie value NetScaler writes for an inserted persistence cookie, in the
+     * appliance's own spelling, as captured from appliances in the field (e.g.
+     * `NSC_x=ffffffff...;expires=Fri, 17-Feb-2017 15:57:20 GMT;path=/;httponly`): no space
+     * after ';', lowercase attributes, version 0 with a Netscape date (`Wdy, DD-Mon-YYYY
+     * HH:MM:SS GMT`, CTX108883: absolute GMT time = now + timeout), version 1 with
+     * `Version=1;Max-Age=<s>` (CTX108883: a relative time); timeout 0 neither (a session
+     * cookie, CS-05); `httponly` when \p httpOnly (`set lb parameter -httpOnlyCookieFlag`,
+     * default ENABLED).
+     * \param name the cookie's name \param value its value \param version 0 or 1
+     * \param timeout the timeout (0: session cookie) \param now the simulation time
+     * \param httpOnly write httponly \param epoch Unix time of simulation time 0
+     * \return the field value
+     */
+    static std::string BuildNscSetCookie(const std::string& name,
+                                         const std::string& value,
+                                         uint8_t version,
+                                         Time timeout,
+                                         Time now,
+                                         bool httpOnly,
+                                         int64_t epoch = AdcSetCookie::GetEpoch());
+
+    /**
+     * \param name a cookie's name \param version 0 or 1 \param httpOnly write httponly
+     * \return a Set-Cookie value in the same spelling that deletes the cookie (RFC 6265 3.1:
+     * an expiry in the past; version 1: Max-Age=0)
+     */
+    static std::string BuildNscExpired(const std::string& name, uint8_t version, bool httpOnly);
 
   protected:
     void DoDispose() override;
@@ -228,6 +300,34 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     std::string CookieName(const std::string& lbVserver) const;
     /// \return the LB virtual servers bound under this one, policies first
     std::vector<Ptr<AdcVirtualServer>> BoundLbVservers() const;
+
+    /**
+     * \brief Balance a request anew, as NetScaler does behind a CS vserver
+     * (cs-virtual-server-persistence.cc): the policies by priority (then the default) choose
+     * the LB vserver, and that LB vserver chooses the service with its own persistence
+     * (SelectInLb). Counts the policy's or the default's hit.
+     * \param ctx the request \param cookies its cookies
+     * \return the selection (no service: no LB vserver could take it)
+     */
+    AdcSelection SelectAnew(const AdcLbContext& ctx, const AdcHttpCookies& cookies);
+    /**
+     * \brief The service the LB vserver \p lb chooses, with its own persistence: its
+     * COOKIEINSERT cookie (NSC_<vid of LB>) when the request carries one naming a service it
+     * can still take (AdcVirtualServer::SelectPersisted), else AdcVirtualServer::Select (its
+     * SOURCEIP entry, else its method).
+     * \param ctx the request \param lb the LB vserver \param cookies the request's cookies
+     * \return the selection (no service: \p lb chose nothing)
+     */
+    AdcSelection SelectInLb(const AdcLbContext& ctx,
+                            Ptr<AdcVirtualServer> lb,
+                            const AdcHttpCookies& cookies);
+    /// Add the chosen LB vserver's own NSC_ cookie to \p d when it has COOKIEINSERT and the
+    /// request lacks it, names another service, or the timeout slides (not 0).
+    void AddLbCookie(AdcProxyDecision& d,
+                     const AdcSelection& sel,
+                     const AdcHttpCookies& cookies) const;
+    /// \return whether any LB vserver bound under this one has COOKIEINSERT
+    bool AnyLbCookieInsert() const;
     /// \param sel a selection \return its index in m_targets (added when new)
     uint32_t TargetOf(const AdcSelection& sel);
 
@@ -338,6 +438,9 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     uint32_t m_backupTimeout;      //!< "BackupPersistenceTimeout" (minutes)
     uint32_t m_maxEntries;         //!< "MaxPersistenceEntries"
     uint8_t m_cookieVersion;       //!< "CookieVersion"
+    bool m_httpOnly;               //!< "HttpOnlyCookie"
+    bool m_started{false};         //!< StartApplication ran
+    bool m_retime{false};          //!< the timeout changed at run time: hits re-time entries
     Ipv4Address m_sourceIp;        //!< "SourceIp"
     bool m_disposing;              //!< stopping quietly
 
@@ -360,6 +463,8 @@ class CsVirtualServer : public Application, public AdcProxyPolicy
     std::map<std::pair<const AdcVirtualServer*, const AdcService*>, uint32_t>
         m_targetIndex;                 //!< lookup
     std::vector<uint64_t> m_perTarget; //!< requests per (LB vserver, service), by m_targets index
+    std::map<std::string, uint64_t> m_policyHits; //!< requests per matching policy
+    uint64_t m_defaultHits{0};                    //!< requests the default took
 
     uint64_t m_requests{0};  //!< counter
     uint64_t m_hits{0};      //!< counter
