@@ -81,6 +81,7 @@ set(ADC_SOURCES
     model/datapath/adc-packet-rewrite.cc
     model/datapath/adc-policy-routing.cc
     model/datapath/adc-policy-rule.cc
+    model/ilb/ilb-algorithm.cc
     model/ilb/ilb-appliance-servers.cc
     model/ilb/ilb-appliance-icmp.cc
     model/ilb/ilb-appliance.cc
@@ -226,6 +227,7 @@ set(ADC_HEADERS
     model/datapath/adc-packet-rewrite.h
     model/datapath/adc-policy-routing.h
     model/datapath/adc-policy-rule.h
+    model/ilb/ilb-algorithm.h
     model/ilb/ilb-appliance.h
     model/ilb/ilb-connection-store.h
     model/ilb/ilb-nat-source.h
@@ -294,6 +296,7 @@ set(ADC_TEST_SOURCES
     test/cs-persistence-version-test.cc
     test/cs-lb-persistence-test.cc
     test/ilb-sticky-test.cc
+    test/ilb-server-set-test.cc
     test/ilb-passthrough-test.cc
     test/gslb-tolerance-test.cc
     test/gslb-ldns-announce-test.cc

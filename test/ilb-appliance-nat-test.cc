@@ -63,7 +63,7 @@ class IlbNat : public IlbScenario
         // neighbour)
         const EchoStats& e1 = Echo(t.clients.Get(0), vip, 53, 2, start + MilliSeconds(300));
         const EchoStats& e2 = Echo(t.clients.Get(0), vip, 53, 2, start + MilliSeconds(305));
-        Run(start + Seconds(3));
+        Run(Seconds(16)); // past the first cleanup (ilb_conn_cleanup at 15 s)
 
         const bool full = c.topology == IlbRule::FULL_NAT;
         std::set<AdcIpAddress> natSources;
@@ -157,8 +157,9 @@ class IlbNat : public IlbScenario
         EXPECT_EQ(responses,
                   t.app->GetRuleCounters(0).packetsOut + t.app->GetRuleCounters(1).packetsOut);
         EXPECT_TRUE(m_log.drops.empty()) << m_log.drops.size() << " drops";
-        // TCP connections ended with FINs both ways: entries gone long before the 120 s idle
-        // timeout; the UDP ones stay (idle timeout 60 s). Full-NAT ports of TCP were released.
+        // TCP connections ended with FINs both ways: entries gone at the first cleanup (15 s,
+        // ilb_conn_cleanup: both FINs acked), long before the 120 s idle timeout; the UDP ones
+        // stay (idle timeout 60 s). Full-NAT ports of TCP were released.
         EXPECT_EQ(t.app->GetActiveConnections(0, 0) + t.app->GetActiveConnections(0, 1), 0u);
         EXPECT_EQ(t.app->GetActiveConnections(1, 0) + t.app->GetActiveConnections(1, 1), 2u);
         if (full)
@@ -212,7 +213,9 @@ TEST_F(IlbScenario, ChecksumsStayRightThroughHalfNatAndFullNat)
     Config::SetGlobal("ChecksumEnabled", BooleanValue(true));
     Topo t = Build(false, 1, 2);
     t.app->AddRule(Rule("half", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
-    IlbRule full = Rule("full", kVip4, 6, 81, IlbRule::FULL_NAT, {t.serverIp[1]});
+    // Half-NAT's one flow goes to server 1, S2 (ilb_alg_rr.c: rr_server_add inserts at the
+    // list's head); Full-NAT's only server is S1.
+    IlbRule full = Rule("full", kVip4, 6, 81, IlbRule::FULL_NAT, {t.serverIp[0]});
     full.natSourceFirst = Ipv4Address("10.20.0.1");
     full.natSourceLast = Ipv4Address("10.20.0.1");
     full.servers[0].port = 80;
@@ -225,8 +228,8 @@ TEST_F(IlbScenario, ChecksumsStayRightThroughHalfNatAndFullNat)
     Run(Seconds(4));
 
     // The receivers verify checksums and drop bad segments: the bytes arrive only if right.
-    EXPECT_EQ(m_sinks.Bytes("S1"), 50000u); // Half-NAT
-    EXPECT_EQ(m_sinks.Bytes("S2"), 50000u); // Full-NAT
+    EXPECT_EQ(m_sinks.Bytes("S2"), 50000u); // Half-NAT
+    EXPECT_EQ(m_sinks.Bytes("S1"), 50000u); // Full-NAT
     for (const char* where : {"S1", "S2", "C1"})
     {
         const std::vector<Seen> got = m_wire.At(where, 6);
@@ -266,14 +269,16 @@ TEST_F(IlbScenario, ChecksumsStayRightThroughFullNatUdpIpv6)
     }
 }
 
-TEST_F(IlbScenario, ClosedTcpEntryLingersTcpTimeWaitThenGoes)
+TEST_F(IlbScenario, AClosedTcpEntryGoesAtTheNextCleanupWithItsNatPort)
 {
+    // REQ: ILB-05, ILB-06 (illumos ilb_conn.c: update_conn_tcp only records the FINs and the
+    // last ACKs; ilb_conn_cleanup, every 15 s from the first rule, removes the entry once
+    // both FINs are acknowledged; there is no TIME_WAIT of the ILB's own)
     Topo t = Build(false, 1, 2);
-    t.app->SetAttribute("TcpTimeWait", TimeValue(MilliSeconds(700)));
     IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::FULL_NAT, Two(t));
     rule.natSourceFirst = Ipv4Address("10.20.0.1");
     rule.natSourceLast = Ipv4Address("10.20.0.1");
-    t.app->AddRule(rule);
+    t.app->AddRule(rule); // at 0 s: the cleanups at 15 s, 30 s, ...
     WatchAll(t);
     std::vector<Time> removed;
     t.app->TraceConnectWithoutContext("ConnectionEnded",
@@ -281,23 +286,20 @@ TEST_F(IlbScenario, ClosedTcpEntryLingersTcpTimeWaitThenGoes)
                                           [&removed](const std::string&, const AdcFlowKey&) {
                                               removed.push_back(Simulator::Now());
                                           }));
-    std::vector<Time> seenAtIlb;
-    t.ilb->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
-        "Rx",
-        Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
-            [&seenAtIlb](Ptr<const Packet>, Ptr<Ipv4>, uint32_t) {
-                seenAtIlb.push_back(Simulator::Now());
-            }));
-    m_sinks.Listen(t.servers.Get(0), "S1", 80, false);
+    uint32_t inUseBefore = 0;
+    Simulator::Schedule(Seconds(14.9), [&inUseBefore, &t] {
+        inUseBefore = t.app->GetNatSources().GetInUse();
+    });
+    // The first flow goes to server 1, S2 (ilb_alg_rr.c: rr_server_add inserts at the head).
+    m_sinks.Listen(t.servers.Get(1), "S2", 80, false);
     Bulk(t.clients.Get(0), kVip4, 80, 10000, Seconds(1));
-    Run(Seconds(3));
+    Run(Seconds(16));
 
-    EXPECT_EQ(m_sinks.Bytes("S1"), 10000u);
-    // The last packet through the ILB is the ACK of the second FIN; the entry goes exactly
-    // TcpTimeWait later (not at the 120 s idle timeout), releasing its NAT port.
+    EXPECT_EQ(m_sinks.Bytes("S2"), 10000u);
+    // Closed at ~1.1 s, the entry and its NAT port stay until the cleanup at 15 s.
+    EXPECT_EQ(inUseBefore, 1u);
     ASSERT_EQ(removed.size(), 1u);
-    ASSERT_FALSE(seenAtIlb.empty());
-    EXPECT_EQ(removed[0], seenAtIlb.back() + MilliSeconds(700));
+    EXPECT_EQ(removed[0], Seconds(15));
     EXPECT_EQ(t.app->GetNatSources().GetInUse(), 0u);
     EXPECT_TRUE(m_log.drops.empty());
 }
@@ -310,7 +312,8 @@ TEST_F(IlbScenario, FullNatPortExhaustionDropsTheFifthFlow)
     // REQ: ILB-05
     // illumos ilb_nat.c: a port space per (NAT source, server) pair. Two ports per pair, two
     // servers in round robin: flows 1-4 take ports 5000 and 5001 towards each server (the
-    // same ports towards both); flow 5 goes to srv1, whose pair has no port left: dropped.
+    // same ports towards both); flow 5 goes to srv2 (rr_lb starts at the head of ilb_alg_rr.c's
+    // list, the server added last), whose pair has no port left: dropped.
     Topo t = Build(false, 1, 2);
     IlbRule rule = Rule("dns", kVip4, 17, 53, IlbRule::FULL_NAT, Two(t));
     rule.natSourceFirst = Ipv4Address("10.20.0.1");
@@ -332,7 +335,7 @@ TEST_F(IlbScenario, FullNatPortExhaustionDropsTheFifthFlow)
         EXPECT_EQ(flows[i]->replies, 1u) << "flow " << i + 1;
     }
     EXPECT_EQ(flows[4]->replies, 0u);
-    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 0, 1}));
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{1, 0, 1, 0}));
     EXPECT_EQ(m_log.Drops("nat-ports-exhausted"), 1u);
     EXPECT_EQ(m_log.drops.size(), 1u);
     EXPECT_EQ(m_log.exhausted, (std::vector<std::string>{"dns"}));
@@ -350,8 +353,11 @@ TEST_F(IlbScenario, FullNatPortExhaustionDropsTheFifthFlow)
     }
 }
 
-TEST_F(IlbScenario, RuleNatTimeoutEndsAnIdleFlow)
+TEST_F(IlbScenario, ARuleNatTimeoutIsEnforcedByTheCleanupNotTheNextPacket)
 {
+    // REQ: ILB-05 (illumos ilb_conn.c: ilb_find_conn uses an entry whatever its idle time;
+    // ilb_conn_cleanup, every 15 s, removes those with "conn_c2s_atime < expiry &&
+    // conn_s2c_atime < expiry", expiry = now - the rule's nat-timeout)
     Topo t = Build(false, 1, 2);
     for (uint16_t port : {53, 54})
     {
@@ -359,21 +365,23 @@ TEST_F(IlbScenario, RuleNatTimeoutEndsAnIdleFlow)
             Rule(port == 53 ? "short" : "long", kVip4, 17, port, IlbRule::FULL_NAT, Two(t));
         rule.natSourceFirst = Ipv4Address(port == 53 ? "10.20.0.1" : "10.20.0.2");
         rule.natSourceLast = rule.natSourceFirst;
-        rule.natTimeout = port == 53 ? MilliSeconds(800) : Seconds(2); // both below UDP's 60 s
+        rule.natTimeout = port == 53 ? Seconds(5) : Seconds(20); // both below UDP's 60 s
         t.app->AddRule(rule);
         EchoServer(t.servers.Get(0), port);
         EchoServer(t.servers.Get(1), port);
     }
     WatchAll(t);
-    // One flow per rule (one socket each): a packet every second, idle ~1 s in between.
-    const EchoStats& shortFlow = Echo(t.clients.Get(0), kVip4, 53, 3, Seconds(1), Seconds(1));
-    const EchoStats& longFlow = Echo(t.clients.Get(0), kVip4, 54, 3, Seconds(1), Seconds(1));
-    Run(Seconds(4));
+    // One flow per rule (one socket each): packets at 1 s, 8.5 s and 16 s.
+    const EchoStats& shortFlow = Echo(t.clients.Get(0), kVip4, 53, 3, Seconds(1), Seconds(7.5));
+    const EchoStats& longFlow = Echo(t.clients.Get(0), kVip4, 54, 3, Seconds(1), Seconds(7.5));
+    Run(Seconds(17));
 
-    // 0.8 s: each packet finds its entry idle too long, so it is a new flow (roundrobin);
-    // 2 s: one flow throughout.
-    EXPECT_EQ(m_log.ServersOf("short"), (std::vector<uint32_t>{0, 1, 0}));
-    EXPECT_EQ(m_log.ServersOf("long"), (std::vector<uint32_t>{0}));
+    // short: at 8.5 s the entry has been idle 7.5 s, past its 5 s, but no cleanup has run:
+    // the same flow. The cleanup at 15 s finds it idle 6.5 s: removed; at 16 s a new flow, round
+    // robin's next server. long (20 s): one flow throughout. Round robin starts at server 1
+    // (ilb_alg_rr.c: rr_server_add inserts at the list's head).
+    EXPECT_EQ(m_log.ServersOf("short"), (std::vector<uint32_t>{1, 0}));
+    EXPECT_EQ(m_log.ServersOf("long"), (std::vector<uint32_t>{1}));
     EXPECT_EQ(shortFlow.replies, 3u);
     EXPECT_EQ(longFlow.replies, 3u);
     // The idle entries' NAT ports went back: one port in use per rule.
@@ -388,7 +396,8 @@ TEST_F(IlbScenario, RuleNatTimeoutEndsAnIdleFlow)
     }
     EXPECT_EQ(inUse1, 1u);
     EXPECT_EQ(inUse2, 1u);
-    EXPECT_EQ(t.app->GetActiveConnections(0, 0) + t.app->GetActiveConnections(0, 1), 1u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 1u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,11 +41,12 @@ TEST_F(IlbScenario, StickyPrefix24KeepsASubnetOnOneServerAndPrefix32DoesNot)
     }
     Run(Seconds(3));
 
-    // /24: the first client's choice (roundrobin: server 0) holds for its whole /24.
-    EXPECT_EQ(m_log.ServersOf("sticky24"), (std::vector<uint32_t>{0, 0, 0}));
+    // /24: the first client's choice (roundrobin: server 1, the head of ilb_alg_rr.c's list,
+    // rr_server_add inserting at the head) holds for its whole /24.
+    EXPECT_EQ(m_log.ServersOf("sticky24"), (std::vector<uint32_t>{1, 1, 1}));
     // /32: the second client is another key, so roundrobin gives it the other server; the
     // first client's new flow sticks to its server.
-    EXPECT_EQ(m_log.ServersOf("sticky32"), (std::vector<uint32_t>{0, 1, 0}));
+    EXPECT_EQ(m_log.ServersOf("sticky32"), (std::vector<uint32_t>{1, 0, 1}));
     // illumos ilb_check runs the algorithm before ilb_sticky_find_add: /24: the second client
     // and the first client's second flow find the entry; /32: only the latter.
     EXPECT_EQ(t.app->GetStickyTable().GetHits(0), 2u);
@@ -65,13 +66,14 @@ TEST_F(IlbScenario, DrainingLetsAConnectionFinishAndSendsNewFlowsElsewhere)
     t.app->AddRule(Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
     WatchAll(t);
     const uint32_t activeWhileDraining =
-        RunDrain(t, [&t] { t.app->SetServerEnabled(0, 0, false); });
+        RunDrain(t, [&t] { t.app->SetServerEnabled(0, 1, false); });
 
-    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{0, 1, 1}));
+    // The first flow to rr_lb's first server, 1 (ilb_alg_rr.c rr_server_add: list head).
+    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{1, 0, 0}));
     EXPECT_EQ(activeWhileDraining, 1u);
-    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u); // the drained transfer ran to its end
-    EXPECT_EQ(m_sinks.Bytes("S2"), 20000u);
-    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u); // then its entry went with its FINs
+    EXPECT_EQ(m_sinks.Bytes("S2"), 400000u); // the drained transfer ran to its end
+    EXPECT_EQ(m_sinks.Bytes("S1"), 20000u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u); // then its entry went with its FINs
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
     EXPECT_TRUE(m_log.drops.empty())
         << (m_log.drops.empty() ? "" : m_log.drops[0]) << " " << m_log.drops.size();
@@ -92,39 +94,44 @@ ResetsFrom(const Wire& wire, const std::string& where, const AdcIpAddress& src, 
 TEST_F(IlbScenario, ConnDrainTimeoutCutsTheConnectionAndTheNextSegmentGetsAReset)
 {
     // REQ: ILB-04, ILB-06 (illumos ilb.c, ilb_check: a segment without an entry opens one,
-    // "The server should return a RST", and the entry translates the RST back)
-    Topo t = Build(false, 1, 2, "5Mbps");
+    // "The server should return a RST", and the entry translates the RST back; ilb_conn.c
+    // ilb_conn_cleanup cuts a server's connections at its first run after the die time)
+    Topo t = Build(false, 1, 2, "150kbps"); // 400 kB take ~21 s
     IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
     rule.connDrainTimeout = MilliSeconds(200);
     t.app->AddRule(rule);
     WatchAll(t);
-    // Server 2 has no socket on port 80, so its TCP answers a segment of an unknown
+    // The first flow goes to server 1 (S2; ilb_alg_rr.c rr_server_add inserts at the list's
+    // head). Server 0 (S1) has no socket on port 80, so its TCP answers a segment of an unknown
     // connection with a RST, as a real server does (an ns-3 listening socket ignores a stray
     // ACK instead of resetting it as RFC 793 asks).
-    m_sinks.Listen(t.servers.Get(0), "S1", 80, false);
+    m_sinks.Listen(t.servers.Get(1), "S2", 80, false);
     Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));
-    Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerEnabled, t.app, 0, 0, false);
-    Run(Seconds(3));
+    Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerEnabled, t.app, 0, 1, false);
+    uint32_t activeAt14 = 0;
+    Simulator::Schedule(Seconds(14.9), [&] { activeAt14 = t.app->GetActiveConnections(0, 1); });
+    Run(Seconds(25));
 
-    EXPECT_GT(m_sinks.Bytes("S1"), 0u);
-    EXPECT_LT(m_sinks.Bytes("S1"), 400000u); // cut at 1.4 s, before its end (~1.7 s)
+    EXPECT_GT(m_sinks.Bytes("S2"), 0u);
+    // Its die time is 1.4 s; the cleanup at 15 s (every 15 s from the rule's creation at 0 s)
+    // cuts it, before its end (~22 s).
+    EXPECT_EQ(activeAt14, 1u);
+    EXPECT_LT(m_sinks.Bytes("S2"), 400000u);
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
-    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).drained, 1u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u);
     // The client's next segment has no entry: it opens one, to the enabled server, which
     // knows no such connection and resets it; the RST reaches the client from VIP:80 and
-    // removes the entry. Responses without an entry (S1's answers to what was in flight at the
-    // cut, a second RST of server 2 for an entry the first removed) are not the ILB's: illumos
-    // ilb_check finds no conn and no rule for them and returns ILB_PASSED ("just let IP decide
-    // what to do with it"), so nothing is dropped.
+    // removes the entry. Responses without an entry (S2's answers to what was in flight at the
+    // cut) are not the ILB's: illumos ilb_check finds no conn and no rule for them and returns
+    // ILB_PASSED ("just let IP decide what to do with it"), so nothing is dropped.
     const std::vector<uint32_t> servers = m_log.ServersOf("web");
     ASSERT_GE(servers.size(), 2u);
-    EXPECT_EQ(servers[0], 0u);
-    EXPECT_EQ(std::count(servers.begin() + 1, servers.end(), 1u),
+    EXPECT_EQ(servers[0], 1u);
+    EXPECT_EQ(std::count(servers.begin() + 1, servers.end(), 0u),
               static_cast<std::ptrdiff_t>(servers.size() - 1));
     EXPECT_EQ(t.app->GetRuleCounters(0).connections, servers.size());
     EXPECT_GE(ResetsFrom(m_wire, "C1", kVip4, 80), 1u);
-    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u);
     EXPECT_TRUE(m_log.drops.empty()) << m_log.drops.size();
     EXPECT_EQ(t.app->GetServerCounters(0, 0).drops + t.app->GetServerCounters(0, 1).drops, 0u);
 }
@@ -134,23 +141,24 @@ TEST_F(IlbScenario, DownServerGetsNoNewFlowsAndItsExistingFlowCarriesOn)
     // REQ: ILB-02 (illumos ilbd_hc.c, ilbd_set_fail_state: a failed check disables the server
     // in the kernel, as disable-server does; ilb_check_conn keeps using an existing entry)
     Topo t = DnsPair();
-    // Flow A: packets at 1.0 .. 1.4 s; server 0 goes down at 1.25 s.
+    // Flow A: packets at 1.0 .. 1.4 s, to server 1 (rr_lb's first: ilb_alg_rr.c rr_server_add
+    // inserts at the list's head); server 1 goes down at 1.25 s.
     const EchoStats& a = Echo(t.clients.Get(0), kVip4, 53, 5, Seconds(1));
-    Simulator::Schedule(Seconds(1.25), &IlbAppliance::SetServerUp, t.app, 0, 0, false);
+    Simulator::Schedule(Seconds(1.25), &IlbAppliance::SetServerUp, t.app, 0, 1, false);
     const EchoStats& b = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.5));
     const EchoStats& c = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.6));
     Run(Seconds(3));
 
-    // A keeps its entry and its server for all five packets; B and C avoid server 0.
+    // A keeps its entry and its server for all five packets; B and C avoid server 1.
     EXPECT_TRUE(m_log.drops.empty());
-    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 1}));
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{1, 0, 0}));
     EXPECT_EQ(a.replies, 5u);
     EXPECT_EQ(b.replies, 1u);
     EXPECT_EQ(c.replies, 1u);
-    EXPECT_EQ(m_wire.At("S1", 17).size(), 5u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 0).packetsIn, 5u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 0).drops, 0u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 1).packetsIn, 2u);
+    EXPECT_EQ(m_wire.At("S2", 17).size(), 5u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).packetsIn, 5u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).drops, 0u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 0).packetsIn, 2u);
 }
 
 TEST_F(IlbScenario, FailedHealthCheckLetsTheConnectionFinishAndSendsNewFlowsElsewhere)
@@ -160,13 +168,13 @@ TEST_F(IlbScenario, FailedHealthCheckLetsTheConnectionFinishAndSendsNewFlowsElse
     t.app->AddRule(Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
     WatchAll(t);
     Ptr<IlbAppliance> app = t.app;
-    const uint32_t activeWhileDown = RunDrain(t, [app] { app->SetServerUp(0, 0, false); });
+    const uint32_t activeWhileDown = RunDrain(t, [app] { app->SetServerUp(0, 1, false); });
 
-    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{0, 1, 1}));
+    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{1, 0, 0}));
     EXPECT_EQ(activeWhileDown, 1u);
-    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u); // the transfer to the down server ran to its end
-    EXPECT_EQ(m_sinks.Bytes("S2"), 20000u);
-    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
+    EXPECT_EQ(m_sinks.Bytes("S2"), 400000u); // the transfer to the down server ran to its end
+    EXPECT_EQ(m_sinks.Bytes("S1"), 20000u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u);
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
     EXPECT_TRUE(m_log.drops.empty())
         << (m_log.drops.empty() ? "" : m_log.drops[0]) << " " << m_log.drops.size();
@@ -176,7 +184,9 @@ TEST_F(IlbScenario, FailedHealthCheckIsCutAfterConnDrainUnlessUpBefore)
 {
     // REQ: ILB-02 (illumos ilb_server_toggle sets the die time of a disabled server from the
     // rule's conn-drain, whoever disabled it; enabling clears it)
-    Topo t = Build(false, 1, 2, "5Mbps");
+    // 150 kb/s: the two 400 kB transfers together take ~45 s, past the cleanup at 15 s, which
+    // cuts a server's connections after its die time (ilb_conn_cleanup: "iser_die_time < now").
+    Topo t = Build(false, 1, 2, "150kbps");
     IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
     rule.connDrainTimeout = MilliSeconds(200);
     t.app->AddRule(rule);
@@ -186,18 +196,20 @@ TEST_F(IlbScenario, FailedHealthCheckIsCutAfterConnDrainUnlessUpBefore)
     WatchAll(t);
     for (uint16_t port : {80, 81})
     {
-        m_sinks.Listen(t.servers.Get(0), "S1", port, false);
+        m_sinks.Listen(t.servers.Get(1), "S2", port, false);
     }
-    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));   // rule web: to S1
-    Bulk(t.clients.Get(0), kVip4, 81, 400000, Seconds(2.5)); // rule web2: to S1
-    // web: down at 1.2 s, cut at 1.4 s. web2: down at 2.7 s, up again at 2.8 s.
-    Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerUp, t.app, 0, 0, false);
-    Simulator::Schedule(Seconds(2.7), &IlbAppliance::SetServerUp, t.app, 1, 0, false);
-    Simulator::Schedule(Seconds(2.8), &IlbAppliance::SetServerUp, t.app, 1, 0, true);
-    Run(Seconds(5));
+    // Each rule's first flow goes to server 1 (ilb_alg_rr.c: rr_server_add, list head).
+    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));   // rule web: to S2
+    Bulk(t.clients.Get(0), kVip4, 81, 400000, Seconds(2.5)); // rule web2: to S2
+    // web: down at 1.2 s, cut at the cleanup at 15 s (die time 1.4 s). web2: down at 2.7 s,
+    // up again at 2.8 s (the die time cleared).
+    Simulator::Schedule(Seconds(1.2), &IlbAppliance::SetServerUp, t.app, 0, 1, false);
+    Simulator::Schedule(Seconds(2.7), &IlbAppliance::SetServerUp, t.app, 1, 1, false);
+    Simulator::Schedule(Seconds(2.8), &IlbAppliance::SetServerUp, t.app, 1, 1, true);
+    Run(Seconds(60));
 
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).drained, 1u);
     EXPECT_EQ(t.app->GetRuleCounters(1).drained, 0u); // up again: the cut was cancelled
     ASSERT_EQ(m_sinks.Conns().size(), 2u);
     EXPECT_LT(m_sinks.Conns()[0].bytes, 400000u);
@@ -300,20 +312,20 @@ TEST_F(IlbScenario, DisabledServiceTakesNoNewFlowsAndDrainsAsDisableServer)
     t.app->AddRule(Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t)));
     WatchAll(t);
     m_log.AttachServices(t.app);
-    Ptr<AdcService> srv1 = t.app->GetServerService(0, 0);
-    const uint32_t activeWhileDraining = RunDrain(t, [srv1] { srv1->Disable(); });
+    Ptr<AdcService> srv2 = t.app->GetServerService(0, 1);
+    const uint32_t activeWhileDraining = RunDrain(t, [srv2] { srv2->Disable(); });
 
-    // As IlbAppliance::SetServerEnabled(0, 0, false): new flows elsewhere, the old one drains.
-    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{0, 1, 1}));
-    EXPECT_FALSE(t.app->IsServerEnabled(0, 0));
+    // As IlbAppliance::SetServerEnabled(0, 1, false): new flows elsewhere, the old one drains.
+    EXPECT_EQ(m_log.ServersOf("web"), (std::vector<uint32_t>{1, 0, 0}));
+    EXPECT_FALSE(t.app->IsServerEnabled(0, 1));
     EXPECT_EQ(activeWhileDraining, 1u);
-    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u); // the drained transfer ran to its end
-    EXPECT_EQ(m_sinks.Bytes("S2"), 20000u);
-    EXPECT_EQ(t.app->GetActiveConnections(0, 0), 0u);
+    EXPECT_EQ(m_sinks.Bytes("S2"), 400000u); // the drained transfer ran to its end
+    EXPECT_EQ(m_sinks.Bytes("S1"), 20000u);
+    EXPECT_EQ(t.app->GetActiveConnections(0, 1), 0u);
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
     EXPECT_TRUE(m_log.drops.empty());
     ASSERT_EQ(m_log.states.size(), 1u);
-    EXPECT_EQ(m_log.states[0].service, "srv1");
+    EXPECT_EQ(m_log.states[0].service, "srv2");
     EXPECT_EQ(m_log.states[0].now, AdcService::State::OUT_OF_SERVICE);
     EXPECT_EQ(m_log.states[0].when, Seconds(1.2));
 }
@@ -321,7 +333,9 @@ TEST_F(IlbScenario, DisabledServiceTakesNoNewFlowsAndDrainsAsDisableServer)
 TEST_F(IlbScenario, DisabledServiceIsCutAfterConnDrainUnlessEnabledBeforeAndThenReset)
 {
     // REQ: ILB-02
-    Topo t = Build(false, 1, 2, "5Mbps");
+    // 150 kb/s: the two 400 kB transfers together take ~45 s, past the cleanup at 15 s, which
+    // cuts a server's connections after its die time (ilb_conn_cleanup: "iser_die_time < now").
+    Topo t = Build(false, 1, 2, "150kbps");
     IlbRule rule = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
     rule.connDrainTimeout = MilliSeconds(200);
     t.app->AddRule(rule);
@@ -331,30 +345,32 @@ TEST_F(IlbScenario, DisabledServiceIsCutAfterConnDrainUnlessEnabledBeforeAndThen
     WatchAll(t);
     for (uint16_t port : {80, 81})
     {
-        m_sinks.Listen(t.servers.Get(0), "S1", port, false);
+        m_sinks.Listen(t.servers.Get(1), "S2", port, false);
     }
-    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));   // rule web: to S1
-    Bulk(t.clients.Get(0), kVip4, 81, 400000, Seconds(2.5)); // rule web2: to S1
-    // web: disabled at 1.2 s, cut at 1.4 s. web2: disabled at 2.7 s, enabled at 2.8 s.
-    Simulator::Schedule(Seconds(1.2), &AdcService::Disable, t.app->GetServerService(0, 0));
-    Simulator::Schedule(Seconds(2.7), &AdcService::Disable, t.app->GetServerService(1, 0));
-    Simulator::Schedule(Seconds(2.8), &AdcService::Enable, t.app->GetServerService(1, 0));
-    Run(Seconds(5));
+    // Each rule's first flow goes to server 1 (ilb_alg_rr.c: rr_server_add, list head).
+    Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));   // rule web: to S2
+    Bulk(t.clients.Get(0), kVip4, 81, 400000, Seconds(2.5)); // rule web2: to S2
+    // web: disabled at 1.2 s, cut at the cleanup at 15 s (die time 1.4 s). web2: disabled at
+    // 2.7 s, enabled at 2.8 s (the die time cleared).
+    Simulator::Schedule(Seconds(1.2), &AdcService::Disable, t.app->GetServerService(0, 1));
+    Simulator::Schedule(Seconds(2.7), &AdcService::Disable, t.app->GetServerService(1, 1));
+    Simulator::Schedule(Seconds(2.8), &AdcService::Enable, t.app->GetServerService(1, 1));
+    Run(Seconds(60));
 
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
-    EXPECT_EQ(t.app->GetServerCounters(0, 0).drained, 1u);
+    EXPECT_EQ(t.app->GetServerCounters(0, 1).drained, 1u);
     EXPECT_EQ(t.app->GetRuleCounters(1).drained, 0u); // enabled again: the cut was cancelled
-    EXPECT_LT(m_sinks.Bytes("S1"), 800000u);
+    EXPECT_LT(m_sinks.Bytes("S2"), 800000u);
     EXPECT_EQ(m_sinks.Conns().size(), 2u);
     EXPECT_EQ(m_sinks.Conns()[1].bytes, 400000u);
-    // web's client after the cut: its next segment opens an entry to server 2, which does
+    // web's client after the cut: its next segment opens an entry to server 0, which does
     // not listen on 80 and resets it (illumos ilb_check: "The server should return a RST").
-    // Responses without an entry (S1's answers to what was in flight at the cut) pass as
+    // Responses without an entry (S2's answers to what was in flight at the cut) pass as
     // ordinary traffic (illumos ilb_check: no conn, no rule: ILB_PASSED): nothing is dropped.
     EXPECT_TRUE(m_log.drops.empty()) << m_log.drops.size();
     EXPECT_EQ(t.app->GetServerCounters(0, 0).drops + t.app->GetServerCounters(0, 1).drops, 0u);
     EXPECT_GE(ResetsFrom(m_wire, "C1", kVip4, 80), 1u);
-    EXPECT_EQ(m_log.ServersOf("web").back(), 1u);
+    EXPECT_EQ(m_log.ServersOf("web").back(), 0u);
 }
 
 TEST_F(IlbScenario, MonitorBoundToAServerServiceTakesItOutOfRotationAndBack)
@@ -414,8 +430,10 @@ TEST_F(IlbScenario, MonitorBoundToAServerServiceTakesItOutOfRotationAndBack)
     EXPECT_GT(srv1[2].second, Seconds(4.05));
     EXPECT_LT(srv1[2].second, Seconds(5));
     EXPECT_FALSE(upWhileDeaf);
-    // Which server each new flow reached: alternating, then only server 2, then alternating.
-    const std::vector<uint32_t> alternating{0, 1, 0, 1, 0, 1, 0, 1};
+    // Which server each new flow reached: alternating from server 1 (ilb_alg_rr.c: rr_server_add
+    // inserts at the list's head, so rr_lb's list is srv2, srv1), then only server 2, then
+    // alternating.
+    const std::vector<uint32_t> alternating{1, 0, 1, 0, 1, 0, 1, 0};
     EXPECT_EQ(m_log.ServersBetween(Seconds(1), Seconds(2)), alternating);
     EXPECT_EQ(m_log.ServersBetween(Seconds(3), Seconds(4)), std::vector<uint32_t>(8, 1));
     const std::vector<uint32_t> after = m_log.ServersBetween(Seconds(5), Seconds(6));
@@ -428,11 +446,16 @@ TEST_F(IlbScenario, MonitorBoundToAServerServiceTakesItOutOfRotationAndBack)
     EXPECT_TRUE(m_log.drops.empty());
 }
 
-TEST_F(IlbScenario, RuleVServerSelectionFiresForEveryNewFlowBeforeTheStickyLookup)
+TEST_F(IlbScenario, RuleVServerSelectsForTheModelsOwnMethodsAndIllumosAlgorithmsRunInTheRule)
 {
     // REQ: ILB-02
     Topo t = Build(false, 1, 2);
-    t.app->AddRule(Rule("dns", kVip4, 17, 53, IlbRule::HALF_NAT, Two(t)));
+    // roundrobin over unequal weights is the model's smooth weighted round robin, which the
+    // rule's virtual server runs; plain roundrobin is illumos's rr_lb (ilb_alg_rr.c), whose
+    // list (rr_server_add inserts at the head) the shared method cannot keep: the rule runs it.
+    IlbRule weighted = Rule("dns", kVip4, 17, 53, IlbRule::HALF_NAT, Two(t));
+    weighted.servers[0].weight = 2;
+    t.app->AddRule(weighted);
     IlbRule sticky = Rule("sticky", kVip4, 17, 54, IlbRule::HALF_NAT, Two(t));
     sticky.sticky = true;
     t.app->AddRule(sticky);
@@ -452,12 +475,12 @@ TEST_F(IlbScenario, RuleVServerSelectionFiresForEveryNewFlowBeforeTheStickyLooku
     Echo(t.clients.Get(0), kVip4, 54, 1, Seconds(4.2)); // sticky hit
     Run(Seconds(5));
 
-    // illumos ilb_check: "use the rule load balance algorithm to find a server", then "If the
-    // rule is sticky enabled, we need to check the sticky table": the algorithm runs for the
-    // sticky hit too (six selections), and the entry's server wins over its choice.
     ASSERT_EQ(m_log.chosen.size(), 6u);
-    ASSERT_EQ(m_log.selections.size(), 6u);
-    for (uint32_t k = 0; k < 5; ++k)
+    // The weighted rule: one "Selection" per new flow, by the method, naming the server the
+    // flow went to. Smooth weighted round robin over weights 2, 1 (AdcWeightedRoundRobinLb):
+    // srv1, srv2, srv1, srv1.
+    ASSERT_EQ(m_log.selections.size(), 4u);
+    for (uint32_t k = 0; k < 4; ++k)
     {
         const IlbLog::Selection& sel = m_log.selections[k];
         const IlbLog::Chosen& c = m_log.chosen[k];
@@ -466,16 +489,19 @@ TEST_F(IlbScenario, RuleVServerSelectionFiresForEveryNewFlowBeforeTheStickyLooku
         EXPECT_EQ(sel.flow, c.flow);
         EXPECT_EQ(sel.how, "method");
     }
-    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 0, 1}));
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 0, 0}));
     EXPECT_EQ(t.app->GetRuleVServer(0)->GetHits(), 4u);
-    EXPECT_EQ(t.app->GetServerService(0, 0)->GetSelections(), 2u);
-    EXPECT_EQ(t.app->GetRuleVServer(1)->GetHits(), 2u);
+    EXPECT_EQ(t.app->GetServerService(0, 0)->GetSelections(), 3u);
+    EXPECT_EQ(t.app->GetAlgorithm(0), nullptr);
+    // The roundrobin rule: no "Selection"; illumos's rr_lb chose srv2 (the list's head), and
+    // the sticky hit keeps it.
+    ASSERT_NE(t.app->GetAlgorithm(1), nullptr);
+    EXPECT_EQ(t.app->GetRuleVServer(1)->GetHits(), 0u);
+    EXPECT_EQ(m_log.ServersOf("sticky"), (std::vector<uint32_t>{1, 1}));
     EXPECT_EQ(t.app->GetStickyTable().GetHits(1), 1u);
-    // The hit's selection: round robin's next server (ilb_alg_rr.c rr_lb advanced), srv2; the
-    // flow still goes to the entry's server, srv1.
-    EXPECT_EQ(m_log.selections[5].service, "srv2");
-    EXPECT_EQ(m_log.chosen[5].name, "srv1");
-    EXPECT_EQ(m_log.ServersOf("sticky"), (std::vector<uint32_t>{0, 0}));
+    // rr_lb ran for the hit too (ilb_check calls ilb_alg_lb before ilb_sticky_find_add): it
+    // chose srv2 then srv1, so rr_next is NULL again (ilb_alg_rr.c: list_next of the tail).
+    EXPECT_EQ(t.app->GetAlgorithm(1)->GetRrNext(), -1);
 }
 
 } // namespace

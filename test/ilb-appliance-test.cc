@@ -207,10 +207,12 @@ TEST_F(IlbScenario, RoundRobinAlternatesServersPerNewFlow)
     Run(Seconds(3));
 
     // Four flows of two packets: ServerChosen once per flow, alternating; RuleMatch per packet.
-    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{0, 1, 0, 1}));
+    // illumos ilb_alg_rr.c: rr_server_add inserts each server at the list's head, so the list
+    // is srv2, srv1 and rr_lb (starting at the head, rr_next NULL) gives srv2 first.
+    EXPECT_EQ(m_log.ServersOf("dns"), (std::vector<uint32_t>{1, 0, 1, 0}));
     ASSERT_EQ(m_log.chosen.size(), 4u);
-    EXPECT_EQ(m_log.chosen[0].name, "srv1");
-    EXPECT_EQ(m_log.chosen[1].name, "srv2");
+    EXPECT_EQ(m_log.chosen[0].name, "srv2");
+    EXPECT_EQ(m_log.chosen[1].name, "srv1");
     std::set<uint16_t> ports;
     for (const auto& c : m_log.chosen)
     {
@@ -321,18 +323,19 @@ TEST_F(IlbScenario, DsrRoundRobinSpreadsOneConnectionOverTheServers)
         EXPECT_EQ(clientPorts.size(), 1u) << port;
         EXPECT_EQ(servers.size(), port == 80 ? 2u : 1u) << port;
     }
-    // ServerChosen fires per packet: roundrobin alternates within the connection.
+    // ServerChosen fires per packet: roundrobin alternates within the connection, from the
+    // head of ilb_alg_rr.c's list (rr_server_add inserts at the head: srv2, srv1).
     const std::vector<uint32_t> rr = m_log.ServersOf("rr");
     ASSERT_GE(rr.size(), 2u);
-    EXPECT_EQ(rr[0], 0u);
-    EXPECT_EQ(rr[1], 1u);
+    EXPECT_EQ(rr[0], 1u);
+    EXPECT_EQ(rr[1], 0u);
     const std::vector<uint32_t> hash = m_log.ServersOf("hash");
     EXPECT_EQ(std::set<uint32_t>(hash.begin(), hash.end()).size(), 1u);
     EXPECT_EQ(m_log.ServersOf("sticky"),
-              std::vector<uint32_t>(m_log.ServersOf("sticky").size(), 0));
+              std::vector<uint32_t>(m_log.ServersOf("sticky").size(), 1));
     // The hashed and the sticky connections complete, each at one server.
     EXPECT_EQ(m_sinks.Bytes("H1") + m_sinks.Bytes("H2"), 20000u);
-    EXPECT_EQ(m_sinks.Bytes("K1"), 20000u);
+    EXPECT_EQ(m_sinks.Bytes("K2"), 20000u);
     for (uint32_t r = 0; r < 3; ++r)
     {
         EXPECT_EQ(t.app->GetRuleCounters(r).connections, 1u) << r; // its one pure SYN

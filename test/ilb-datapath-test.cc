@@ -376,9 +376,10 @@ TEST_F(IlbEngineEdges, DsrKeepsNoEntryAndBalancesEveryPacketByTheAlgorithm)
         // roundrobin spreads the connection over both servers; hash-ip and sticky keep it.
         EXPECT_EQ(hops.size(), port == 80 ? 2u : 1u) << port;
     }
-    EXPECT_EQ(chosen["rr"], (std::vector<uint32_t>{0, 1, 0, 1})); // per packet
+    // Per packet, from the head of ilb_alg_rr.c's list (rr_server_add inserts at the head).
+    EXPECT_EQ(chosen["rr"], (std::vector<uint32_t>{1, 0, 1, 0}));
     EXPECT_EQ(chosen["hash"].size(), 4u);
-    EXPECT_EQ(chosen["sticky"], (std::vector<uint32_t>{0, 0, 0, 0}));
+    EXPECT_EQ(chosen["sticky"], (std::vector<uint32_t>{1, 1, 1, 1}));
     for (uint32_t r = 0; r < 3; ++r)
     {
         // No entries; a connection is counted at its pure SYN only; every packet forwarded.
@@ -405,10 +406,11 @@ TEST_P(IlbEngineNat, ATcpSegmentWithoutAnEntryOpensOneAndTheServersResetGoesBack
 {
     // REQ: ILB-04, ILB-05, ILB-06 (illumos ilb.c, ilb_check: "We create a cache even if it is
     // not a SYN segment. The server should return a RST. When we see the RST, we will destroy
-    // this cache. But by having a cache, we know how to NAT the returned RST.")
+    // this cache. But by having a cache, we know how to NAT the returned RST."; ilb_conn.c:
+    // update_conn_tcp only marks the entry at a RST (conn_gc), ilb_conn_cleanup removes it)
     const IlbRule::Topology topo = GetParam() == "FULL_NAT" ? IlbRule::FULL_NAT : IlbRule::HALF_NAT;
     Ptr<IlbAppliance> ilb = CreateObject<IlbAppliance>();
-    ilb->AddRule(EdgeRule("web", 80, topo, "roundrobin"));
+    ilb->AddRule(EdgeRule("web", 80, topo, "roundrobin")); // at 0 s: cleanups at 15 s, 30 s
     std::vector<std::string> drops;
     ilb->TraceConnectWithoutContext(
         "Drop",
@@ -417,31 +419,43 @@ TEST_P(IlbEngineNat, ATcpSegmentWithoutAnEntryOpensOneAndTheServersResetGoesBack
     const AdcFlowKey k(kEdgeClient, kEdgeVip, 40000, 80, AdcFlowKey::PROTO_TCP);
     RecordingEgress out;
 
-    // A mid-connection segment (ACK with data) that the ILB has no entry for.
+    // A mid-connection segment (ACK with data) that the ILB has no entry for. It goes to
+    // server 1, the head of ilb_alg_rr.c's list (rr_server_add inserts at the head).
     EXPECT_TRUE(ilb->Process(Segment(k, AdcTcpFlag::ACK | 0x08), out));
     ASSERT_EQ(out.sent.size(), 1u);
     EXPECT_EQ(out.sent[0].action, AdcVerdict::REWRITE);
     const AdcFlowKey toServer = out.sent[0].after;
-    EXPECT_EQ(toServer.dst, kEdgeServers[0]);
+    EXPECT_EQ(toServer.dst, kEdgeServers[1]);
     EXPECT_EQ(toServer.dstPort, 80);
     EXPECT_EQ(toServer.src, topo == IlbRule::FULL_NAT ? kEdgeNat : kEdgeClient);
-    EXPECT_EQ(ilb->GetActiveConnections(0, 0), 1u);
+    EXPECT_EQ(ilb->GetActiveConnections(0, 1), 1u);
     EXPECT_EQ(ilb->GetRuleCounters(0).connections, 1u);
 
-    // The server knows no such connection and resets it: translated back to VIP -> client,
-    // and the entry goes.
+    // The server knows no such connection and resets it: translated back to VIP -> client.
+    // The entry stays, marked, and a segment still in flight is translated too.
     EXPECT_TRUE(ilb->Process(Segment(toServer.Reversed(), AdcTcpFlag::RST), out));
-    ASSERT_EQ(out.sent.size(), 2u);
-    EXPECT_EQ(out.sent[1].action, AdcVerdict::REWRITE);
-    EXPECT_EQ(out.sent[1].after, k.Reversed());
-    EXPECT_EQ(ilb->GetActiveConnections(0, 0), 0u);
+    EXPECT_TRUE(ilb->Process(Segment(toServer.Reversed(), AdcTcpFlag::RST), out));
+    ASSERT_EQ(out.sent.size(), 3u);
+    for (uint32_t i : {1, 2})
+    {
+        EXPECT_EQ(out.sent[i].action, AdcVerdict::REWRITE);
+        EXPECT_EQ(out.sent[i].after, k.Reversed());
+    }
+    EXPECT_EQ(ilb->GetActiveConnections(0, 1), 1u);
+    // The cleanup at 15 s removes it.
+    uint32_t at14 = 0;
+    Simulator::Schedule(Seconds(14.9), [&] { at14 = ilb->GetActiveConnections(0, 1); });
+    Simulator::Stop(Seconds(16));
+    Simulator::Run();
+    EXPECT_EQ(at14, 1u);
+    EXPECT_EQ(ilb->GetActiveConnections(0, 1), 0u);
     EXPECT_TRUE(drops.empty());
 
     // A response without an entry (an orphan) is not the ILB's: illumos ilb_check finds no
     // conn and no rule ("a reply from back end server should not match a rule") and returns
     // ILB_PASSED, so IP routes it unchanged. Process leaves it (false), sends and drops nothing.
     EXPECT_FALSE(ilb->Process(Segment(toServer.Reversed(), AdcTcpFlag::ACK), out));
-    EXPECT_EQ(out.sent.size(), 2u);
+    EXPECT_EQ(out.sent.size(), 3u);
     EXPECT_TRUE(drops.empty());
     ilb->Dispose();
 }

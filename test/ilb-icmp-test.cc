@@ -366,76 +366,149 @@ INSTANTIATE_TEST_SUITE_P(Families,
 /// (IPv6?, Full-NAT?)
 class IlbIcmpTooBig : public IlbIcmp, public ::testing::WithParamInterface<std::tuple<bool, bool>>
 {
+  protected:
+    /**
+     * \brief A too-big from the client side for the one connection, checked at the server.
+     * \param repair attribute "IcmpQuoteChecksums"
+     */
+    void ClientSide(bool repair)
+    {
+        const bool v6 = std::get<0>(GetParam());
+        const bool full = std::get<1>(GetParam());
+        Config::SetGlobal("ChecksumEnabled", BooleanValue(true)); // the fixture turns it off
+        Topo t = OneConnection(v6, full ? IlbRule::FULL_NAT : IlbRule::HALF_NAT);
+        t.app->SetAttribute("IcmpQuoteChecksums", BooleanValue(repair));
+        uint16_t clientPort = 0;
+        Bytes sent;
+        Simulator::Schedule(Seconds(1.9), [this, &clientPort, &sent, &t, v6] {
+            // The client's port is known once the echo went; a router near the client then says
+            // the response VIP:53 -> client:port was too big (sent here from the client's node).
+            const IlbLog::Rewrite c = TheConnection();
+            clientPort = c.before.srcPort;
+            Bytes m = TooBig(v6, QuotedUdp(AdcFlowKey(Vip(t), t.clientIp[0], 53, clientPort, 17)));
+            SetIcmpChecksum(m, t.clientIp[0], Vip(t));
+            sent = m;
+            SendIcmp(t.clients.Get(0), Vip(t), m, Seconds(0.1));
+        });
+        Run(Seconds(3));
+
+        const IlbLog::Rewrite c = TheConnection();
+        ASSERT_EQ(c.after.dstPort, 53);
+        ASSERT_EQ(m_serverIcmp.size(), 1u);
+        const IcmpSeen& e = m_serverIcmp[0];
+        const AdcIpAddress server = c.after.dst;
+        EXPECT_TRUE(server == t.serverIp[0] || server == t.serverIp[1]);
+        EXPECT_EQ(e.dst, server);
+        EXPECT_EQ(e.src, full ? NatSource(t) : t.clientIp[0]);
+        const Bytes& b = e.message;
+        ASSERT_EQ(b.size(), v6 ? 56u : 36u);
+        EXPECT_EQ(b[0], v6 ? 2 : 3);
+        EXPECT_EQ(b[1], v6 ? 0 : 4);
+        EXPECT_EQ(W16(b, 6), v6 ? 1280 : 1400); // the MTU untouched
+        EXPECT_TRUE(IcmpChecksumOk(b, e.src, e.dst));
+        // The quoted packet as the server sent it: server:53 -> client:port (Half-NAT) or
+        // NAT source:NAT port (Full-NAT).
+        const std::size_t l4 = v6 ? 48 : 28;
+        EXPECT_EQ(AddressAt(b, v6 ? 16 : 20, v6), server);
+        EXPECT_EQ(AddressAt(b, v6 ? 32 : 24, v6), full ? NatSource(t) : t.clientIp[0]);
+        EXPECT_EQ(W16(b, l4), 53);
+        EXPECT_EQ(W16(b, l4 + 2), full ? c.after.srcPort : clientPort);
+        if (full)
+        {
+            EXPECT_EQ(c.after.src, NatSource(t));
+        }
+        const Bytes udp(b.begin() + l4, b.end());
+        if (!repair)
+        {
+            // ilb_nat_icmpv4 / ilb_nat_icmpv6 rewrite the quoted addresses and ports only: the
+            // quoted IPv4 header checksum and UDP checksum are the bytes the router quoted.
+            ASSERT_EQ(sent.size(), b.size());
+            if (!v6)
+            {
+                EXPECT_EQ(W16(b, 18), W16(sent, 18)) << "inner IP checksum untouched";
+            }
+            EXPECT_EQ(W16(b, l4 + 6), W16(sent, l4 + 6)) << "inner UDP checksum untouched";
+            EXPECT_EQ(t.app->GetRuleCounters(0).icmpTooBigProcessed, 1u);
+            EXPECT_TRUE(m_log.drops.empty());
+            return;
+        }
+        // IcmpQuoteChecksums: the quote is a valid header of the packet the server sent.
+        if (!v6)
+        {
+            EXPECT_EQ(OnesSum(Bytes(b.begin() + 8, b.begin() + 28)), 0xffff) << "inner IP checksum";
+        }
+        // the quoted UDP checksum is right for the quoted addresses (RFC 768)
+        const AdcIpAddress qsrc = AddressAt(b, v6 ? 16 : 20, v6);
+        const AdcIpAddress qdst = AddressAt(b, v6 ? 32 : 24, v6);
+        EXPECT_EQ(OnesSum(udp, PseudoSum(qsrc, qdst, 17, 8)), 0xffff);
+        EXPECT_EQ(t.app->GetRuleCounters(0).icmpTooBigProcessed, 1u);
+        EXPECT_TRUE(m_log.drops.empty());
+    }
 };
 
 TEST_P(IlbIcmpTooBig, FromTheClientSideItReachesTheServerTranslated)
 {
     // REQ: ILB-04, ILB-05 (illumos ilb_check_icmp_conn + ilb_nat_icmpv4/v6: an error to the VIP
     // quoting a response VIP:port -> client:port goes to the connection's server; outer dst and
-    // inner src:sport = the server; Full-NAT also outer src and inner dst:dport = the NAT source)
+    // inner src:sport = the server; Full-NAT also outer src and inner dst:dport = the NAT
+    // source; the quoted checksums stay as they were)
+    ClientSide(false);
+}
+
+TEST_P(IlbIcmpTooBig, WithIcmpQuoteChecksumsTheQuotedChecksumsAreRepaired)
+{
+    // REQ: ILB-04, ILB-05 (the model's extension beyond ilb_nat_icmpv4/v6, opt-in)
+    ClientSide(true);
+}
+
+TEST_P(IlbIcmpTooBig, FromTheServerSideItIsOrdinaryTrafficByDefault)
+{
+    // REQ: ILB-04, ILB-05 (illumos ilb_icmp_v4/v6: an ICMP message not addressed to a VIP is
+    // ILB_PASSED: IP forwards it unchanged, to the client for Half-NAT; for Full-NAT it is
+    // addressed to the NAT source, which no client owns)
     const bool v6 = std::get<0>(GetParam());
     const bool full = std::get<1>(GetParam());
-    Config::SetGlobal("ChecksumEnabled", BooleanValue(true)); // the fixture turns it off
     Topo t = OneConnection(v6, full ? IlbRule::FULL_NAT : IlbRule::HALF_NAT);
-    uint16_t clientPort = 0;
-    Simulator::Schedule(Seconds(1.9), [this, &clientPort, &t, v6] {
-        // The client's port is known once the echo went; a router near the client then says
-        // the response VIP:53 -> client:port was too big (sent here from the client's node).
+    AdcIpAddress server;
+    Simulator::Schedule(Seconds(1.9), [this, &server, &t, v6] {
         const IlbLog::Rewrite c = TheConnection();
-        clientPort = c.before.srcPort;
-        Bytes m = TooBig(v6, QuotedUdp(AdcFlowKey(Vip(t), t.clientIp[0], 53, clientPort, 17)));
-        SetIcmpChecksum(m, t.clientIp[0], Vip(t));
-        SendIcmp(t.clients.Get(0), Vip(t), m, Seconds(0.1));
+        server = c.after.dst;
+        const uint32_t s = server == t.serverIp[0] ? 0 : 1;
+        Bytes m = TooBig(v6, QuotedUdp(c.after));
+        SetIcmpChecksum(m, server, c.after.src);
+        SendIcmp(t.servers.Get(s), c.after.src, m, Seconds(0.1));
     });
     Run(Seconds(3));
 
     const IlbLog::Rewrite c = TheConnection();
-    ASSERT_EQ(c.after.dstPort, 53);
-    ASSERT_EQ(m_serverIcmp.size(), 1u);
-    const IcmpSeen& e = m_serverIcmp[0];
-    const AdcIpAddress server = c.after.dst;
-    EXPECT_TRUE(server == t.serverIp[0] || server == t.serverIp[1]);
-    EXPECT_EQ(e.dst, server);
-    EXPECT_EQ(e.src, full ? NatSource(t) : t.clientIp[0]);
-    const Bytes& b = e.message;
-    ASSERT_EQ(b.size(), v6 ? 56u : 36u);
-    EXPECT_EQ(b[0], v6 ? 2 : 3);
-    EXPECT_EQ(b[1], v6 ? 0 : 4);
-    EXPECT_EQ(W16(b, 6), v6 ? 1280 : 1400); // the MTU untouched
-    EXPECT_TRUE(IcmpChecksumOk(b, e.src, e.dst));
-    // The quoted packet as the server sent it: server:53 -> client:port (Half-NAT) or
-    // NAT source:NAT port (Full-NAT).
-    const std::size_t l4 = v6 ? 48 : 28;
-    EXPECT_EQ(AddressAt(b, v6 ? 16 : 20, v6), server);
-    EXPECT_EQ(AddressAt(b, v6 ? 32 : 24, v6), full ? NatSource(t) : t.clientIp[0]);
-    EXPECT_EQ(W16(b, l4), 53);
-    EXPECT_EQ(W16(b, l4 + 2), full ? c.after.srcPort : clientPort);
     if (full)
     {
-        EXPECT_EQ(c.after.src, NatSource(t));
+        EXPECT_TRUE(m_clientIcmp.empty());
     }
-    if (!v6)
+    else
     {
-        EXPECT_EQ(OnesSum(Bytes(b.begin() + 8, b.begin() + 28)), 0xffff) << "inner IP checksum";
+        ASSERT_EQ(m_clientIcmp.size(), 1u);
+        const Bytes& b = m_clientIcmp[0].message;
+        EXPECT_EQ(m_clientIcmp[0].src, server); // not the VIP: untranslated
+        const std::size_t l4 = v6 ? 48 : 28;
+        EXPECT_EQ(AddressAt(b, v6 ? 32 : 24, v6), server); // the quote as the server saw it
+        EXPECT_EQ(W16(b, l4), c.after.srcPort);
     }
-    // the quoted UDP checksum is right for the quoted addresses (RFC 768)
-    const Bytes udp(b.begin() + l4, b.end());
-    EXPECT_EQ(
-        OnesSum(udp,
-                PseudoSum(AddressAt(b, v6 ? 16 : 20, v6), AddressAt(b, v6 ? 32 : 24, v6), 17, 8)),
-        0xffff);
-    EXPECT_EQ(t.app->GetRuleCounters(0).icmpTooBigProcessed, 1u);
+    EXPECT_EQ(t.app->GetRuleCounters(0).icmpTooBigProcessed, 0u);
     EXPECT_TRUE(m_log.drops.empty());
 }
 
-TEST_P(IlbIcmpTooBig, FromTheServerSideItReachesTheClientTranslated)
+TEST_P(IlbIcmpTooBig, WithIcmpTooBigFromServersTheServerSideErrorReachesTheClient)
 {
-    // REQ: ILB-04, ILB-05 (the mirror of ilb_nat_icmpv4/v6: a router on the server side says a
-    // request as the ILB forwarded it was too big; the client gets it in its own view)
+    // REQ: ILB-04, ILB-05 (the mirror of ilb_nat_icmpv4/v6, beyond illumos and opt-in: a router
+    // on the server side says a request as the ILB forwarded it was too big; with
+    // IcmpTooBigFromServers the client gets it in its own view)
     const bool v6 = std::get<0>(GetParam());
     const bool full = std::get<1>(GetParam());
     Config::SetGlobal("ChecksumEnabled", BooleanValue(true)); // the fixture turns it off
     Topo t = OneConnection(v6, full ? IlbRule::FULL_NAT : IlbRule::HALF_NAT);
+    t.app->SetAttribute("IcmpTooBigFromServers", BooleanValue(true));
+    t.app->SetAttribute("IcmpQuoteChecksums", BooleanValue(true));
     AdcIpAddress server;
     Simulator::Schedule(Seconds(1.9), [this, &server, &t, v6] {
         // The error comes from the chosen server's node (standing for a router beside it) to

@@ -153,8 +153,9 @@ TEST_F(IlbScenario, FullNatPairExhaustedDropsWhileAnotherPairWorksAndPortsComeBa
     // Rule "a" (UDP 53) to srv1 and rule "b" (UDP 54) to srv2 share NAT source 10.20.0.1 with
     // two ports each pair. a1, a2 fill (10.20.0.1, srv1); a3 is dropped; b1 still gets port
     // 5000 towards srv2 (a single pool per NAT address would have had none left). a1 and a2
-    // expire after UDP's 60 s of idleness (ILB's default NAT timeout); a4 at 62 s finds their
-    // ports free again and gets the next in turn: 5000 (after 5001, wrapping).
+    // outlive UDP's 60 s of idleness (ILB's default NAT timeout) at ~61 s and go at the next
+    // cleanup, 75 s (ilb_conn_cleanup every 15 s); a4 at 76 s finds their ports free again and
+    // gets the next in turn: 5000 (after 5001, wrapping).
     Topo t = Build(false, 1, 2);
     IlbRule a = Rule("a", kVip4, 17, 53, IlbRule::FULL_NAT, {t.serverIp[0]});
     IlbRule b = Rule("b", kVip4, 17, 54, IlbRule::FULL_NAT, {t.serverIp[1]});
@@ -173,8 +174,8 @@ TEST_F(IlbScenario, FullNatPairExhaustedDropsWhileAnotherPairWorksAndPortsComeBa
     const EchoStats& a2 = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.1));
     const EchoStats& a3 = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(1.2));
     const EchoStats& b1 = Echo(t.clients.Get(0), kVip4, 54, 1, Seconds(1.3));
-    const EchoStats& a4 = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(62));
-    Run(Seconds(63));
+    const EchoStats& a4 = Echo(t.clients.Get(0), kVip4, 53, 1, Seconds(76));
+    Run(Seconds(77));
 
     EXPECT_EQ(a1.replies, 1u);
     EXPECT_EQ(a2.replies, 1u);

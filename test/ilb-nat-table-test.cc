@@ -305,7 +305,7 @@ Segment(uint8_t flags, uint32_t seq, uint32_t ack)
     return in;
 }
 
-class IlbConnectionStoreTimeWait : public ::testing::TestWithParam<bool>
+class IlbConnectionStoreTcp : public ::testing::TestWithParam<bool>
 {
   protected:
     void TearDown() override
@@ -314,72 +314,65 @@ class IlbConnectionStoreTimeWait : public ::testing::TestWithParam<bool>
     }
 };
 
-TEST_P(IlbConnectionStoreTimeWait, ALaterConnectionOnTheSameFiveTupleOutlivesTheFirstsTimeWait)
+TEST_P(IlbConnectionStoreTcp, ARstMarksFinsAreCheckedAtTheCleanupAndPortReuseRestarts)
 {
-    // REQ: ILB-05, ILB-06
-    // A connection closes (both FINs acknowledged) and lingers 700 ms; the client reuses the
-    // 5-tuple at 100 ms (the appliance removes the lingering entry for a SYN), closes again at
-    // 200 ms: the first close's timer (700 ms) must leave the second connection alone, which
-    // goes at 900 ms. A FIN retransmitted while lingering must not disturb that either.
-    // Compact (IPv4 in the IlbNatTable, the close id kept in the record) and not.
-    const bool compact = GetParam();
+    // REQ: ILB-05, ILB-06 (illumos ilb_conn.c: update_conn_tcp, ilb_conn_cleanup). Compact
+    // (IPv4 in the IlbNatTable) and not.
+    using D = IlbConnectionStore;
     Ptr<IlbConnectionStore> store = Create<IlbConnectionStore>();
-    store->SetCompactIpv4(compact);
+    store->SetCompactIpv4(GetParam());
     store->AddRule(6, 1, Seconds(120));
-    std::vector<Time> ended;
-    store->SetEndedCallback([&ended](uint32_t, uint32_t, const AdcFlowKey&, const AdcFlowKey&) {
-        ended.push_back(Now());
-    });
-    const AdcFlowKey o = Client(1, 6);
-    const AdcFlowKey x = FullNat(1, 6);
-    IlbConnectionStore::Flow f;
-    const Time timeWait = MilliSeconds(700);
-    const auto open = [&]() { ASSERT_EQ(store->Insert(o, x, f, Now()), ""); };
-    const auto close = [&]() {
+    const IlbConnectionStore::Flow f;
+    const auto track = [&](uint32_t client, D::Direction dir, uint8_t flags, uint32_t seq,
+                           uint32_t ack) {
         IlbConnectionStore::Conn c;
-        ASSERT_TRUE(store->Find(o, false, Now(), c));
-        using D = IlbConnectionStore;
-        EXPECT_EQ(
-            D::TrackTcp(c, D::FROM_CLIENT, Segment(AdcTcpFlag::FIN | AdcTcpFlag::ACK, 100, 5)),
-            D::TcpEnd::OPEN);
-        EXPECT_EQ(
-            D::TrackTcp(c, D::FROM_SERVER, Segment(AdcTcpFlag::FIN | AdcTcpFlag::ACK, 5, 101)),
-            D::TcpEnd::OPEN);
-        const D::TcpEnd end = D::TrackTcp(c, D::FROM_CLIENT, Segment(AdcTcpFlag::ACK, 101, 6));
-        EXPECT_EQ(end, D::TcpEnd::CLOSED);
-        store->EndConnection(o, end, timeWait);
-        // Retransmitted FIN while lingering.
-        ASSERT_TRUE(store->Find(o, false, Now(), c));
-        EXPECT_EQ(
-            D::TrackTcp(c, D::FROM_CLIENT, Segment(AdcTcpFlag::FIN | AdcTcpFlag::ACK, 100, 6)),
-            D::TcpEnd::CLOSED);
-        store->EndConnection(o, D::TcpEnd::CLOSED, timeWait);
+        const AdcFlowKey o = Client(client, 6);
+        ASSERT_TRUE(store->Find(dir == D::FROM_CLIENT ? o : FullNat(client, 6).Reversed(),
+                                dir == D::FROM_SERVER,
+                                Seconds(1),
+                                c));
+        D::TrackTcp(c, dir, Segment(flags, seq, ack));
     };
-    Simulator::Schedule(Seconds(0), open);
-    Simulator::Schedule(Seconds(0), close);
-    Simulator::Schedule(MilliSeconds(100), [&]() {
-        store->Remove(o);
-        open();
-    });
-    Simulator::Schedule(MilliSeconds(200), close);
-    std::vector<bool> presentAt;
-    for (int ms : {699, 701, 899, 901})
+    const auto present = [&](uint32_t client) {
+        IlbConnectionStore::Conn c;
+        return store->Find(Client(client, 6), false, Seconds(1), c);
+    };
+    for (uint32_t k = 1; k <= 4; ++k)
     {
-        Simulator::Schedule(MilliSeconds(ms), [&]() {
-            IlbConnectionStore::Conn c;
-            presentAt.push_back(store->Find(o, false, Now(), c));
-        });
+        ASSERT_EQ(store->Insert(Client(k, 6), FullNat(k, 6), f, Seconds(1)), "");
     }
-    Simulator::Run();
-
-    EXPECT_EQ(presentAt, (std::vector<bool>{true, true, true, false}));
-    EXPECT_EQ(ended, (std::vector<Time>{MilliSeconds(100), MilliSeconds(900)}));
-    EXPECT_EQ(store->GetCount(), 0u);
+    constexpr uint8_t kFinAck = AdcTcpFlag::FIN | AdcTcpFlag::ACK;
+    // 1: a close. Client FIN at seq 100 (fss = seq + seg_len = 100), server FIN at 5 with ack
+    // 101, client ack 6: SEQ_GT(101, 100) and SEQ_GT(6, 5), both acked at the cleanup.
+    track(1, D::FROM_CLIENT, kFinAck, 100, 5);
+    track(1, D::FROM_SERVER, kFinAck, 5, 101);
+    track(1, D::FROM_CLIENT, AdcTcpFlag::ACK, 101, 6);
+    // 2: the same close, then a SYN at seq 9000 before the cleanup: SEQ_GT(9000, fss + 1), "Port
+    // reuse by the client, restart the conn": the client's FIN is forgotten, the entry stays.
+    track(2, D::FROM_CLIENT, kFinAck, 100, 5);
+    track(2, D::FROM_SERVER, kFinAck, 5, 101);
+    track(2, D::FROM_CLIENT, AdcTcpFlag::ACK, 101, 6);
+    track(2, D::FROM_CLIENT, AdcTcpFlag::SYN, 9000, 0);
+    // 3: the server resets: "if (tcpha->tha_flags & TH_RST) return (B_FALSE)", conn_gc; the
+    // entry is still found (ilb_find_conn does not look at conn_gc) until the cleanup.
+    track(3, D::FROM_SERVER, AdcTcpFlag::RST | AdcTcpFlag::ACK, 5, 100);
+    EXPECT_TRUE(present(3));
+    // 4: the server's ACK only reaches the FIN's own number (101 > 101 is false): not acked.
+    track(4, D::FROM_CLIENT, kFinAck, 100, 5);
+    track(4, D::FROM_SERVER, kFinAck, 5, 100);
+    track(4, D::FROM_CLIENT, AdcTcpFlag::ACK, 101, 6);
+    // Nothing goes before the cleanup, whatever the segments said.
+    EXPECT_EQ(store->GetCount(), 4u);
+    EXPECT_EQ(store->Cleanup(Seconds(15)), 2u);
+    EXPECT_FALSE(present(1));
+    EXPECT_TRUE(present(2));
+    EXPECT_FALSE(present(3));
+    EXPECT_TRUE(present(4));
     store->Dispose();
 }
 
 INSTANTIATE_TEST_SUITE_P(Tables,
-                         IlbConnectionStoreTimeWait,
+                         IlbConnectionStoreTcp,
                          ::testing::Values(true, false),
                          [](const ::testing::TestParamInfo<bool>& i) {
                              return i.param ? "Compact" : "ConnectionTable";

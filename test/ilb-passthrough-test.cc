@@ -68,8 +68,9 @@ TEST_F(IlbScenario, ADisabledRulePassesItsPacketsCountsThemAndKeepsItsConnection
     Run(Seconds(4));
 
     // ilb_check looks the connection up before the rule (ilb_check_conn "Fast path"), and
-    // ilb_rule_disable only clears ILB_RULE_ENABLED: the first transfer runs to its end.
-    EXPECT_EQ(m_sinks.Bytes("S1"), 400000u);
+    // ilb_rule_disable only clears ILB_RULE_ENABLED: the first transfer (to server 1, S2: the
+    // head of ilb_alg_rr.c's list, rr_server_add inserting at the head) runs to its end.
+    EXPECT_EQ(m_sinks.Bytes("S2"), 400000u);
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 0u);
     // The second transfer's SYNs match the disabled rule: ilb_rule_hash "Just update the
     // stats if the rule is disabled" (pkt_not_processed, bytes_not_processed) and returns no
@@ -107,7 +108,7 @@ TEST_F(IlbScenario, AReEnabledRuleBalancesAgain)
 TEST_F(IlbScenario, ADeletedRulePassesUncountedAndItsConnectionsAreCutAtTheDrainTimeout)
 {
     // REQ: ILB-01
-    Topo t = Build(false, 1, 2, "5Mbps");
+    Topo t = Build(false, 1, 2, "150kbps"); // 400 kB take ~21 s
     IlbRule r = Rule("web", kVip4, 6, 80, IlbRule::HALF_NAT, Two(t));
     r.connDrainTimeout = MilliSeconds(200);
     t.app->AddRule(r);
@@ -117,12 +118,13 @@ TEST_F(IlbScenario, ADeletedRulePassesUncountedAndItsConnectionsAreCutAtTheDrain
     Bulk(t.clients.Get(0), kVip4, 80, 400000, Seconds(1));
     Simulator::Schedule(Seconds(1.2), &IlbAppliance::DeleteRule, t.app, 0);
     Bulk(t.clients.Get(0), kVip4, 80, 10000, Seconds(1.3));
-    Run(Seconds(4));
+    Run(Seconds(20));
 
     // ilb_rule_del_common: "if (tmp_rule->ir_conn_drain_timeout != 0)" every server's
-    // iser_die_time is set, and the connection goes then: cut before its end (~1.7 s).
-    EXPECT_GT(m_sinks.Bytes("S1"), 0u);
-    EXPECT_LT(m_sinks.Bytes("S1"), 400000u);
+    // iser_die_time is set (1.4 s), and the connection (to S2, rr_lb's first) goes at the
+    // next cleanup, 15 s (ilb_conn_cleanup: "iser_die_time < now"): cut before its end (~22 s).
+    EXPECT_GT(m_sinks.Bytes("S2"), 0u);
+    EXPECT_LT(m_sinks.Bytes("S2"), 400000u);
     EXPECT_EQ(t.app->GetRuleCounters(0).drained, 1u);
     // ilb_rule_del took the rule out of the rule hash: the new flow matches nothing, so it
     // is neither balanced nor counted (no rule to count it on).

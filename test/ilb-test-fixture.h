@@ -333,11 +333,14 @@ class IlbScenario : public ::testing::Test
 
     /**
      * \brief The draining scenario: on \p t (one client, two servers listening as S1 and S2 on
-     * TCP 80 at 5 Mb/s, rule 0 over them), a 400 kB transfer from 1 s (to S1, ~0.7 s),
-     * \p disable at 1.2 s, two 10 kB transfers at 1.3 s and 1.4 s; run to 4 s.
+     * TCP 80 at 5 Mb/s, rule 0 over them, roundrobin), a 400 kB transfer from 1 s (~0.7 s) to
+     * server 1, S2 (illumos ilb_alg_rr.c: rr_server_add inserts at the list's head, so the
+     * server added last is rr_lb's first), \p disable at 1.2 s, two 10 kB transfers at 1.3 s
+     * and 1.4 s; run to 16 s, past the first cleanup (15 s), which removes the closed entries
+     * (illumos ilb_conn_cleanup).
      * \param t the topology
-     * \param disable what takes server 0 out of service
-     * \return server 0's active connections at 1.3 s
+     * \param disable what takes server 1 out of service
+     * \return server 1's active connections at 1.3 s
      */
     uint32_t RunDrain(const Topo& t, const std::function<void()>& disable)
     {
@@ -348,10 +351,10 @@ class IlbScenario : public ::testing::Test
         uint32_t active = 0;
         Ptr<IlbAppliance> app = t.app;
         Simulator::Schedule(Seconds(1.3),
-                            [&active, app] { active = app->GetActiveConnections(0, 0); });
+                            [&active, app] { active = app->GetActiveConnections(0, 1); });
         Bulk(t.clients.Get(0), kVip4, 80, 10000, Seconds(1.3));
         Bulk(t.clients.Get(0), kVip4, 80, 10000, Seconds(1.4));
-        Run(Seconds(4));
+        Run(Seconds(16));
         return active;
     }
 

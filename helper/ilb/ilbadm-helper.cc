@@ -155,10 +155,59 @@ IlbadmHelper::Add(Ptr<AdcIlbadmRule> rule)
     }
 }
 
+namespace
+{
+
+/**
+ * libilb's ilb_cmp_in6_addr as ilbd's i_test_and_insert uses it: 1 when \p a > \p b. IPv4:
+ * the sign of the 32-bit difference (i_cmp_addr_impl: sign32((int32_t)(l1 - l2))), so two
+ * addresses 2^31 or more apart compare the other way round; IPv6: as 128-bit numbers.
+ * \param a an address \param b another \return -1, 0 or 1
+ */
+int
+IlbdCompare(const AdcIpAddress& a, const AdcIpAddress& b)
+{
+    if (a == b)
+    {
+        return 0;
+    }
+    if (a.IsV4() && b.IsV4())
+    {
+        const uint32_t d = a.GetIpv4().Get() - b.GetIpv4().Get();
+        return static_cast<int32_t>(d) >= 0 ? 1 : -1;
+    }
+    return b < a ? 1 : -1;
+}
+
+/**
+ * The order ilbd keeps a server group in and hands the servers to the kernel in at
+ * create-rule (ilbd_sg.c i_add_srv2sg: each server inserted before the first one it does not
+ * compare greater than; ilbd_rules.c i_update_ksrv_rules walks that list).
+ * \param servers the group's servers in the order added \return them in ilbd's order
+ */
+std::vector<IlbServer>
+IlbdGroupOrder(const std::vector<IlbServer>& servers)
+{
+    std::vector<IlbServer> list;
+    for (const IlbServer& s : servers)
+    {
+        auto it = list.begin();
+        while (it != list.end() && IlbdCompare(s.address, it->address) == 1)
+        {
+            ++it;
+        }
+        list.insert(it, s);
+    }
+    return list;
+}
+
+} // namespace
+
 void
 IlbadmHelper::AddRule(Ptr<AdcIlbadmRule> rule)
 {
     IlbRule r = rule->GetRule();
+    r.servers = IlbdGroupOrder(r.servers);
     Installed in;
     for (IlbServer& s : r.servers)
     {
@@ -206,6 +255,7 @@ IlbadmHelper::AddRule(Ptr<AdcIlbadmRule> rule)
         }
         in.monitor = m;
         in.hcName = hc->name;
+        in.hcTest = hc->test;
         in.hcInterval = hc->interval;
     }
     m_installed[r.name] = in;
@@ -227,20 +277,13 @@ IlbadmHelper::Sync()
             }
             continue;
         }
+        // add-server on a rule already on the ILB: ilbd's i_add_srv2krules adds the server to
+        // every rule of the group (ILB_ADD_SERVERS), and to its health check.
         for (const IlbServer& s : rule->group->servers)
         {
-            const auto& ids = it->second.serverIds;
-            if (std::find(ids.begin(), ids.end(), s.name) == ids.end())
+            if (FindServer(it->second, s.name) < 0)
             {
-                AdcConfigFileError::Fail(
-                    m_store->GetOrigin(ILB::SERVER_GROUP, rule->group->name, "server " + s.name),
-                    AdcConfigFileError::Describe("server " + s.address.ToString() +
-                                                     " joined server group " + rule->group->name +
-                                                     " after rule " + rule->rule.name +
-                                                     " went on the ILB; the model cannot add a "
-                                                     "back-end to a rule",
-                                                 s.name) +
-                        "; allowed add-server before the rule is first enabled");
+                AddLiveServer(rule, it->second, s);
             }
         }
     }
@@ -264,15 +307,75 @@ IlbadmHelper::Sync()
         for (uint32_t i = 0; i < in.serverIds.size(); ++i)
         {
             const std::string& id = in.serverIds[i];
-            bool want = rule->group->IsEnabled(id);
-            want = want && std::any_of(rule->group->servers.begin(),
-                                       rule->group->servers.end(),
-                                       [&id](const IlbServer& s) { return s.name == id; });
+            if (m_appliance->IsServerRemoved(in.index, i))
+            {
+                continue;
+            }
+            const bool inGroup = std::any_of(rule->group->servers.begin(),
+                                             rule->group->servers.end(),
+                                             [&id](const IlbServer& s) { return s.name == id; });
+            if (!inGroup)
+            {
+                // remove-server: i_rem_srv_frm_krules -> ilb_server_del.
+                m_appliance->RemoveServer(in.index, i);
+                continue;
+            }
+            const bool want = rule->group->IsEnabled(id);
             if (m_appliance->IsServerEnabled(in.index, i) != want)
             {
                 m_appliance->SetServerEnabled(in.index, i, want);
             }
         }
+    }
+}
+
+int32_t
+IlbadmHelper::FindServer(const Installed& in, const std::string& id) const
+{
+    for (uint32_t i = 0; i < in.serverIds.size(); ++i)
+    {
+        if (in.serverIds[i] == id && !m_appliance->IsServerRemoved(in.index, i))
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+void
+IlbadmHelper::AddLiveServer(Ptr<AdcIlbadmRule> rule, Installed& in, const IlbServer& server)
+{
+    IlbServer s = server;
+    const auto name = m_names.find(s.address);
+    if (name != m_names.end())
+    {
+        s.name = name->second;
+    }
+    uint32_t k = 0;
+    try
+    {
+        k = m_appliance->AddServer(in.index, s);
+    }
+    catch (const AdcConfigFileError&)
+    {
+        throw;
+    }
+    catch (const AdcConfigError& e)
+    {
+        // What the kernel refuses is about the add-server line.
+        AdcConfigFileError::Fail(
+            m_store->GetOrigin(ILB::SERVER_GROUP, rule->group->name, "server " + server.name),
+            "add-server " + server.name + " to rule " + rule->rule.name + ": " + e.what());
+    }
+    in.serverIds.push_back(server.name);
+    in.fails.push_back(0);
+    in.lastProbe.emplace_back();
+    in.rtt.emplace_back();
+    in.probed.push_back(false);
+    if (in.monitor)
+    {
+        // ilbd_hc_add_server: the new server is probed too (the monitor's next target).
+        m_appliance->GetServerService(in.index, k)->BindMonitor(in.monitor);
     }
 }
 

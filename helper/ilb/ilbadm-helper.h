@@ -36,8 +36,7 @@ class AdcIlbadmRule;
  * onto the IlbAppliance of a node, applies later ilbadm lines to it (Sync, ScheduleLines),
  * and prints ilbadm's show-* output about it.
  *
- * What Sync does with the configuration (IlbAppliance keeps every rule it was given, with
- * a fixed server list):
+ * What Sync does with the configuration:
  * - an enabled rule not yet on the appliance is added (IlbAppliance::AddRule) with its
  *   server group's servers as they are then, server i being the group's i-th server (its
  *   ilbd server ID is its name); its health check (create-rule -h) becomes one
@@ -46,11 +45,14 @@ class AdcIlbadmRule;
  * - disable-rule / enable-rule set the rule's state (IlbAppliance::SetRuleEnabled: as
  *   illumos ilb_rule_disable, new flows pass as ordinary traffic, counted PKT_U, and existing
  *   connections carry on); delete-rule is IlbAppliance::DeleteRule (ilb_rule_del);
- * - a server's state on the appliance (IlbAppliance::SetServerEnabled) is "the server is
- *   still in the group and not disabled (disable-server)": remove-server stops new flows to
- *   it while existing connections drain (conn-drain), as disable-server does;
- * - a rule's server group that gained servers after the rule went on the appliance is an
- *   AdcConfigError (the model cannot add back-ends to a rule: add them before enabling it).
+ * - servers go to the kernel in ilbd's server group order (ilbd_sg.c i_add_srv2sg keeps the
+ *   group sorted by address, and i_update_ksrv_rules adds them in that order);
+ * - a server's state on the appliance (IlbAppliance::SetServerEnabled) is disable-server /
+ *   enable-server; remove-server is IlbAppliance::RemoveServer (ilb_server_del: the algorithm
+ *   forgets it, existing connections drain, conn-drain); add-server to the group of a rule
+ *   on the appliance is IlbAppliance::AddServer (i_add_srv2krules -> ilb_server_add), bound
+ *   to the rule's health check too; what the kernel refuses is an AdcConfigFileError at the
+ *   add-server line.
  *
  * The show-* output follows illumos ilbadm (usr/src/cmd/cmd-inet/usr.sbin/ilbadm and libofmt):
  * same columns, headers, field widths and order (see the Show* methods).
@@ -164,6 +166,7 @@ class IlbadmHelper : public Object
         std::vector<std::string> serverIds; //!< its servers' IDs, in appliance order
         Ptr<AdcHealthMonitor> monitor;      //!< its health check, or null
         std::string hcName;                 //!< the health check's name
+        std::string hcTest;                 //!< its hc-test (PING, TCP, UDP, ...)
         uint32_t hcInterval{0};             //!< hc-interval (s)
         std::vector<uint32_t> fails;        //!< per server: failed probes in a row
         std::vector<Time> lastProbe;        //!< per server: when the last probe ended
@@ -200,6 +203,15 @@ class IlbadmHelper : public Object
                  bool ok,
                  Time rtt,
                  const std::string& reason);
+    /// \param in a rule on the appliance \param id a server ID \return its index (not
+    /// removed), or -1
+    int32_t FindServer(const Installed& in, const std::string& id) const;
+    /**
+     * \brief add-server to the group of a rule on the appliance (IlbAppliance::AddServer);
+     * what the appliance refuses is an AdcConfigFileError at the add-server line.
+     * \param rule the rule \param in what is on the appliance \param server the server
+     */
+    void AddLiveServer(Ptr<AdcIlbadmRule> rule, Installed& in, const IlbServer& server);
     /// \param rules the rules asked for \return their names in configuration order
     /// \throws AdcConfigError for an unknown one
     std::vector<std::string> RuleNames(const std::vector<std::string>& rules) const;

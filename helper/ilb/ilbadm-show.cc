@@ -11,6 +11,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-ilbadm-commands.h"
+#include "ns3/adc-text.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -465,6 +466,7 @@ IlbadmHelper::ShowStatistics(const std::string& rule, const std::string& server)
     uint64_t pktP = 0;
     uint64_t bytesP = 0;
     uint64_t pktD = 0;
+    uint64_t bytesD = 0;
     uint64_t pktU = 0;
     uint64_t bytesU = 0;
     bool serverFound = server.empty();
@@ -490,7 +492,11 @@ IlbadmHelper::ShowStatistics(const std::string& rule, const std::string& server)
         if (ruleHasServer)
         {
             const IlbAppliance::Counters c = m_appliance->GetRuleCounters(in.index);
-            pktD += c.drops;
+            // ilbadm_stats.c of_rule_stats: the rules' pkt_dropped and bytes_dropped kstats,
+            // which ilb_check counts for no server, no NAT port and no memory only (ICMP,
+            // fragments and malformed headers have counters of their own, or none).
+            pktD += c.pktDropped;
+            bytesD += c.bytesDropped;
             // ilb_rule_hash: a disabled rule's packets, passed (pkt_not_processed)
             pktU += c.packetsNotProcessed;
             bytesU += c.bytesNotProcessed;
@@ -507,14 +513,13 @@ IlbadmHelper::ShowStatistics(const std::string& rule, const std::string& server)
               {"BYTES_U", 10},
               {"PKT_D", 8},
               {"BYTES_D", 10}});
-    // PKT_U/BYTES_U: a disabled rule's packets (ilb_rule_hash). The model counts dropped
-    // packets, not their bytes: BYTES_D is what ilbadm prints for a value it cannot give, "?".
+    // PKT_U/BYTES_U: a disabled rule's packets (ilb_rule_hash).
     out.Row({std::to_string(pktP),
              std::to_string(bytesP),
              std::to_string(pktU),
              std::to_string(bytesU),
              std::to_string(pktD),
-             std::nullopt});
+             std::to_string(bytesD)});
     return out.Str();
 }
 
@@ -591,10 +596,13 @@ IlbadmHelper::ShowHcResult(const std::vector<std::string>& rules) const
             }
             else
             {
+                // ilbd_hc.c ilbd_set_fail_state: "If this is a ping test, mark the server as
+                // unreachable instead of dead" (ILB_HCS_UNREACH, printed "unreach").
                 const AdcHealthMonitor::State s = in.monitor->GetState(i);
-                status = s == AdcHealthMonitor::State::UP
-                             ? "alive"
-                             : (s == AdcHealthMonitor::State::DOWN ? "dead" : "un-init");
+                const bool ping = AdcText::EqualsNoCase(in.hcTest, "PING");
+                status = s == AdcHealthMonitor::State::UP     ? "alive"
+                         : s == AdcHealthMonitor::State::DOWN ? (ping ? "unreach" : "dead")
+                                                              : "un-init";
             }
             // The next probe starts an interval after the last one started (it ended rtt
             // after it started); before any probe ended, the first is due at the start.

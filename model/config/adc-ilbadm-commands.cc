@@ -66,8 +66,31 @@ CheckNewName(const Cmd& cmd,
 }
 
 /**
+ * \param key a key as given
+ * \return its long name when it is one of ilbadm's short names (ilbadm_rules.c
+ * rl_incoming_keys ... rl_healthchk_keys, ilbadm_hc.c hc_parse_keys: the k_alias column)
+ */
+std::string
+LongKey(const std::string& key)
+{
+    static const std::vector<std::pair<std::string, std::string>> kShort = {
+        {"prot", "protocol"}, {"algo", "lbalg"},   {"topo", "type"},     {"nat-src", "proxy-src"},
+        {"persist", "pmask"}, {"sg", "servergroup"}, {"hcn", "hc-name"}, {"hcp", "hc-port"},
+        {"hc-tout", "hc-timeout"}, {"hc-intl", "hc-interval"}};
+    for (const auto& [shortName, longName] : kShort)
+    {
+        if (AdcText::EqualsNoCase(key, shortName))
+        {
+            return longName;
+        }
+    }
+    return key;
+}
+
+/**
  * \brief Parse an option's "key=value[,key=value]" argument as ilbadm's i_parse_optstring does
- * (keys in any case; with \p valueList, items without '=' add values to the key before them).
+ * (keys in any case, long or short; with \p valueList, items without '=' add values to the key
+ * before them).
  */
 Pairs
 KeyValues(const Cmd& cmd,
@@ -95,7 +118,7 @@ KeyValues(const Cmd& cmd,
         {
             cmd.Fail("expected key=value in " + option, item, keys);
         }
-        const int k = AdcText::Find(item.substr(0, eq), keys, AdcText::INSENSITIVE);
+        const int k = AdcText::Find(LongKey(item.substr(0, eq)), keys, AdcText::INSENSITIVE);
         if (k < 0)
         {
             cmd.Fail("unknown key in " + option, item.substr(0, eq), keys);
@@ -249,9 +272,14 @@ AddServers(const Cmd& cmd, Ptr<AdcIlbadmServerGroup> g)
             {
                 for (const IlbServer& s : g->servers)
                 {
-                    if (s.address == a && s.port == port)
+                    // ilbd_sg.c i_test_and_insert: an address already in the group, whatever
+                    // its port, is ILB_STATUS_EEXIST.
+                    if (s.address == a)
                     {
-                        cmd.Fail("server is in the group already", spec);
+                        cmd.Fail("server is in the group already",
+                                 spec,
+                                 {"an address not in group " + g->name +
+                                  " (ilbd i_test_and_insert: EEXIST, whatever the port)"});
                     }
                 }
                 IlbServer s;
@@ -461,7 +489,8 @@ CreateHealthCheck(Cmd& cmd)
     {
         cmd.Fail("hc-timeout must be less than hc-interval",
                  std::to_string(hc->timeout),
-                 {"1.." + std::to_string(hc->interval - 1)});
+                 {hc->interval > 1 ? "1.." + std::to_string(hc->interval - 1)
+                                   : "none with hc-interval=1 (raise hc-interval)"});
     }
     cmd.GetStore().Add(ILB::HEALTH_CHECK, name, hc);
 }
@@ -531,8 +560,17 @@ ReadMethod(const Cmd& cmd, IlbRule& r)
     }
     const std::vector<std::string> algs =
         AdcLbMethodRegistry::GetNames(AdcLbMethodRegistry::ILBADM);
-    r.algorithm = AdcText::ToLower(cmd.OneOf(Get(m, "lbalg"), "lbalg", algs));
-    const std::string type = cmd.OneOf(Get(m, "type"), "type", {"DSR", "NAT", "HALF-NAT"});
+    // ilbadm_subr.c algo_types and topo_types: each value has a short name (i_val_from_str).
+    std::string lbalg = AdcText::ToLower(Get(m, "lbalg"));
+    lbalg = lbalg == "rr"     ? "roundrobin"
+            : lbalg == "hip"  ? "hash-ip"
+            : lbalg == "hipp" ? "hash-ip-port"
+            : lbalg == "hipv" ? "hash-ip-vip"
+                              : Get(m, "lbalg");
+    r.algorithm = AdcText::ToLower(cmd.OneOf(lbalg, "lbalg", algs));
+    std::string topo = AdcText::ToLower(Get(m, "type"));
+    topo = topo == "d" ? "DSR" : topo == "n" ? "NAT" : topo == "h" ? "HALF-NAT" : Get(m, "type");
+    const std::string type = cmd.OneOf(topo, "type", {"DSR", "NAT", "HALF-NAT"});
     r.topology =
         type == "DSR" ? IlbRule::DSR : (type == "NAT" ? IlbRule::FULL_NAT : IlbRule::HALF_NAT);
     const std::string src = Get(m, "proxy-src");
@@ -730,6 +768,29 @@ RegisterCommands(AdcConfigLanguage& language)
     });
     add("enable-rule", {"[<name>", "...]"}, 0, {}, [](Cmd& c) { EnableRules(c, true); });
     add("disable-rule", {"[<name>", "...]"}, 0, {}, [](Cmd& c) { EnableRules(c, false); });
+    // ilbadm_import.c ilbadm_cmds: every subcommand has a short name (c_alias), which
+    // match_cmd accepts as the long one.
+    const std::vector<std::pair<std::string, std::string>> aliases = {
+        {"create-rule", "create-rl"},          {"delete-rule", "delete-rl"},
+        {"enable-rule", "enable-rl"},          {"disable-rule", "disable-rl"},
+        {"create-servergroup", "create-sg"},   {"delete-servergroup", "delete-sg"},
+        {"add-server", "add-srv"},             {"remove-server", "remove-srv"},
+        {"disable-server", "disable-srv"},     {"enable-server", "enable-srv"},
+        {"create-healthcheck", "create-hc"},   {"delete-healthcheck", "delete-hc"}};
+    const std::vector<AdcConfigCommandSpec> registered = language.GetCommands();
+    for (const auto& [longName, shortName] : aliases)
+    {
+        for (const AdcConfigCommandSpec& c : registered)
+        {
+            if (c.path == longName)
+            {
+                AdcConfigCommandSpec alias = c;
+                alias.path = shortName;
+                alias.show = {}; // export-config prints the long names once
+                language.RegisterCommand(std::move(alias));
+            }
+        }
+    }
 }
 
 } // namespace

@@ -195,15 +195,17 @@ ReadQuote(const std::vector<uint8_t>& icmp, bool v6, Quoted& q)
 
 /**
  * \brief Rewrite the quoted packet's addresses and ports to \p to (ilb_nat_icmpv4 /
- * ilb_nat_icmpv6): its IPv4 header checksum is recomputed, and its transport checksum, when the
- * quote holds it (UDP: a non-zero one in the 8 bytes; TCP: when 18 bytes are quoted), is
- * adjusted incrementally (RFC 1624) for the changed addresses and ports.
+ * ilb_nat_icmpv6, which leave the quoted checksums as they were); with \p repair (attribute
+ * "IcmpQuoteChecksums", beyond illumos) its IPv4 header checksum is recomputed, and its
+ * transport checksum, when the quote holds it (UDP: a non-zero one in the 8 bytes; TCP: when
+ * 18 bytes are quoted), is adjusted incrementally (RFC 1624) for the changed addresses and ports.
  * \param icmp the ICMP message
  * \param q the quote as read
  * \param to the 5-tuple the quoted packet gets
+ * \param repair whether to make the quoted checksums right
  */
 void
-RewriteQuote(std::vector<uint8_t>& icmp, const Quoted& q, const AdcFlowKey& to)
+RewriteQuote(std::vector<uint8_t>& icmp, const Quoted& q, const AdcFlowKey& to, bool repair)
 {
     const std::size_t len = to.src.GetLength();
     const std::size_t srcAt = q.ip + (to.src.IsV6() ? 8 : 12);
@@ -215,6 +217,10 @@ RewriteQuote(std::vector<uint8_t>& icmp, const Quoted& q, const AdcFlowKey& to)
     Put16(icmp, q.transport, to.srcPort);
     Put16(icmp, q.transport + 2, to.dstPort);
     const uint32_t newSum = SumAddress(to.dst, SumAddress(to.src, 0)) + to.srcPort + to.dstPort;
+    if (!repair)
+    {
+        return;
+    }
     if (to.src.IsV4())
     {
         const std::size_t ihl = q.transport - q.ip;
@@ -288,7 +294,9 @@ IlbAppliance::ProcessNoPorts(const AdcIngress& in, AdcEgress& /* egress */)
     {
         return ProcessIcmpToVip(static_cast<uint32_t>(vipRule), in);
     }
-    return ProcessIcmpTooBigToClient(in);
+    // ilb_icmp_v4/v6: "If it does not [match a VIP], just return ILB_PASSED"; the translation
+    // of server-side errors is the model's extension, off unless asked for.
+    return m_icmpTooBigFromServers && ProcessIcmpTooBigToClient(in);
 }
 
 bool
@@ -346,7 +354,7 @@ IlbAppliance::ProcessIcmpToVip(uint32_t rule, const AdcIngress& in)
     const bool full = Rule(c.rule).topology == IlbRule::FULL_NAT;
     const AdcIpAddress outerSrc = full ? c.translated.src : in.flow.src;
     const AdcIpAddress outerDst = c.translated.dst;
-    RewriteQuote(icmp, q, c.translated.Reversed());
+    RewriteQuote(icmp, q, c.translated.Reversed(), m_icmpQuoteChecksums);
     SetIcmpChecksum(icmp, outerSrc, outerDst);
     const std::string refused =
         SendIcmp(Create<Packet>(icmp.data(), icmp.size()), outerSrc, outerDst);
@@ -391,7 +399,7 @@ IlbAppliance::ProcessIcmpTooBigToClient(const AdcIngress& in)
     const bool full = Rule(c.rule).topology == IlbRule::FULL_NAT;
     const AdcIpAddress outerSrc = full ? c.original.dst : in.flow.src;
     const AdcIpAddress outerDst = c.original.src;
-    RewriteQuote(icmp, q, c.original);
+    RewriteQuote(icmp, q, c.original, m_icmpQuoteChecksums);
     SetIcmpChecksum(icmp, outerSrc, outerDst);
     const std::string refused =
         SendIcmp(Create<Packet>(icmp.data(), icmp.size()), outerSrc, outerDst);

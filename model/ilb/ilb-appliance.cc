@@ -60,23 +60,31 @@ IlbAppliance::GetTypeId()
                           MakeUintegerAccessor(&IlbAppliance::SetMaxConnections,
                                                &IlbAppliance::GetMaxConnections),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("TcpTimeWait",
-                          "How long a TCP connection's entry stays after both FINs are "
-                          "acknowledged, for segments still in flight (retransmitted FINs); a "
-                          "new SYN on the same 5-tuple replaces it. 0 removes it at once. A RST "
-                          "always removes it at once.",
-                          TimeValue(Seconds(2)),
-                          MakeTimeAccessor(&IlbAppliance::m_tcpTimeWait),
-                          MakeTimeChecker(Time(0)))
             .AddAttribute("CleanupInterval",
                           "Period of the cleanup that removes connections idle for longer than "
-                          "their rule's NAT timeout and sticky entries with no connection "
+                          "their rule's NAT timeout, reset (RST seen) or with both FINs "
+                          "acknowledged, and sticky entries with no connection "
                           "whose persist-timeout has run out since the last one went (illumos "
                           "ilb_conn.c: ilb_conn_cache_timeout and ilb_sticky_timeout, 15 s). "
                           "Its phase is the first rule's creation.",
                           TimeValue(Seconds(15)),
                           MakeTimeAccessor(&IlbAppliance::m_cleanupInterval),
                           MakeTimeChecker(MilliSeconds(1)))
+            .AddAttribute("IcmpTooBigFromServers",
+                          "Beyond illumos: translate a fragmentation-needed / packet-too-big "
+                          "error from the server side (about a request as the ILB forwarded "
+                          "it) back to the client. false (illumos): IP forwards it unchanged.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&IlbAppliance::m_icmpTooBigFromServers),
+                          MakeBooleanChecker())
+            .AddAttribute("IcmpQuoteChecksums",
+                          "Beyond illumos: in a translated too-big error, recompute the quoted "
+                          "IPv4 header checksum and adjust the quoted TCP/UDP checksum (RFC "
+                          "1624). false (illumos ilb_nat_icmpv4/v6): only the quoted addresses "
+                          "and ports change.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&IlbAppliance::m_icmpQuoteChecksums),
+                          MakeBooleanChecker())
             .AddAttribute("CompactIpv4Table",
                           "true: IPv4 connections live in the compact IlbNatTable (GetNatTable; "
                           "at most 64 bytes per entry, all per-connection state included, idle "
@@ -105,8 +113,9 @@ IlbAppliance::GetTypeId()
                             MakeTraceSourceAccessor(&IlbAppliance::m_natExhaustedTrace),
                             "ns3::IlbAppliance::NatExhaustedTracedCallback")
             .AddTraceSource("ConnectionEnded",
-                            "A connection's entry went (either table): idle expiry, TCP end "
-                            "(RST, or TcpTimeWait after both FINs), conn-drain cut.",
+                            "A connection's entry went (either table), at the cleanup: idle "
+                            "expiry, TCP end (RST seen, or both FINs acknowledged); or a "
+                            "conn-drain cut.",
                             MakeTraceSourceAccessor(&IlbAppliance::m_connectionEndedTrace),
                             "ns3::IlbAppliance::ConnectionEndedTracedCallback");
     return tid;
@@ -115,7 +124,6 @@ IlbAppliance::GetTypeId()
 IlbAppliance::IlbAppliance()
     : m_conns(Create<IlbConnectionStore>()),
       m_maxConnections(DEFAULT_MAX_CONNECTIONS),
-      m_tcpTimeWait(Seconds(2)),
       m_cleanupInterval(Seconds(15))
 {
     NS_LOG_FUNCTION(this);
@@ -146,7 +154,6 @@ IlbAppliance::DoDispose()
         for (uint32_t k = 0; k < r.servers.size(); ++k)
         {
             ServerState& s = r.servers[k];
-            s.drainEvent.Cancel();
             s.service->TraceDisconnect("StateChange",
                                        std::to_string(i) + " " + std::to_string(k),
                                        MakeCallback(&IlbAppliance::ServiceStateChanged, this));
@@ -201,6 +208,7 @@ IlbAppliance::AddRule(const IlbRule& rule)
                               stored.natPorts);
         }
     }
+    m_conns->SetCleanupInterval(m_cleanupInterval);
     m_conns->AddRule(stored.protocol, static_cast<uint32_t>(stored.servers.size()), st.natTimeout);
     m_rules.push_back(std::move(st));
     return index;
@@ -402,15 +410,9 @@ IlbAppliance::Process(const AdcIngress& in, AdcEgress& egress)
     Conn c;
     if (m_conns->Find(in.flow, false, now, c))
     {
-        if ((*c.tcp & IlbNatTable::CLOSED) && in.flow.protocol == AdcFlowKey::PROTO_TCP &&
-            (in.tcpFlags & (AdcTcpFlag::SYN | AdcTcpFlag::ACK)) == AdcTcpFlag::SYN)
-        {
-            m_conns->Remove(in.flow); // a new connection reuses a closed 5-tuple
-        }
-        else
-        {
-            return ProcessRequest(c, in, egress);
-        }
+        // ilb_check_conn, "Fast path": any entry, closing, reset or idle, until the cleanup
+        // removes it; a new SYN on the same 5-tuple is port reuse (update_conn_tcp).
+        return ProcessRequest(c, in, egress);
     }
     if (m_conns->Find(in.flow, true, now, c))
     {
@@ -468,23 +470,23 @@ IlbAppliance::ProcessRequest(const Conn& c, const AdcIngress& in, AdcEgress& egr
     // ilb_check_conn does not look at the server's state); only conn-drain cuts them.
     const uint32_t rule = c.rule;
     m_ruleMatchTrace(Rule(rule).name, in.flow);
-    const TcpEnd end = c.original.protocol == AdcFlowKey::PROTO_TCP
-                           ? IlbConnectionStore::TrackTcp(c, IlbConnectionStore::FROM_CLIENT, in)
-                           : TcpEnd::OPEN;
+    if (c.original.protocol == AdcFlowKey::PROTO_TCP)
+    {
+        IlbConnectionStore::TrackTcp(c, IlbConnectionStore::FROM_CLIENT, in);
+    }
     Forward(rule, c.server, AdcVerdict::Rewrite(c.translated), in, true, egress);
-    m_conns->EndConnection(c.original, end, m_tcpTimeWait);
     return true;
 }
 
 bool
 IlbAppliance::ProcessResponse(const Conn& c, const AdcIngress& in, AdcEgress& egress)
 {
-    const TcpEnd end = c.original.protocol == AdcFlowKey::PROTO_TCP
-                           ? IlbConnectionStore::TrackTcp(c, IlbConnectionStore::FROM_SERVER, in)
-                           : TcpEnd::OPEN;
+    if (c.original.protocol == AdcFlowKey::PROTO_TCP)
+    {
+        IlbConnectionStore::TrackTcp(c, IlbConnectionStore::FROM_SERVER, in);
+    }
     // VIP:port -> client:port, for both NAT topologies (DSR keeps no entries)
     Forward(c.rule, c.server, AdcVerdict::Rewrite(c.original.Reversed()), in, false, egress);
-    m_conns->EndConnection(c.original, end, m_tcpTimeWait);
     return true;
 }
 
@@ -499,10 +501,18 @@ IlbAppliance::ChooseServer(uint32_t rule,
     const IlbRule& config = Rule(rule);
     // ilb_check: "The packet matches a rule, use the rule load balance algorithm to find a
     // server" -- first, for every new flow, so round robin advances on sticky hits too.
-    AdcLbContext ctx;
-    ctx.flow = flow;
-    const AdcSelection sel = r.vserver->Select(ctx, now);
-    const int32_t server = sel.service ? FindServer(rule, sel.service) : -1;
+    int32_t server = -1;
+    if (r.alg)
+    {
+        server = r.alg->Select(flow); // rr_lb / hash_lb (ilb_alg_rr.c, ilb_alg_hash.c)
+    }
+    else
+    {
+        AdcLbContext ctx;
+        ctx.flow = flow;
+        const AdcSelection sel = r.vserver->Select(ctx, now);
+        server = sel.service ? FindServer(rule, sel.service) : -1;
+    }
     if (server < 0 || !config.sticky)
     {
         return server; // "!balanced: goto no_server"
@@ -587,6 +597,7 @@ IlbAppliance::ProcessDsr(uint32_t rule, const AdcIngress& in, AdcEgress& egress)
     const int32_t server = ChooseServer(rule, in.flow, now, sticky);
     if (server < 0)
     {
+        CountDropped(rule, in.bytes); // ilb_check, no_server
         Drop(static_cast<int32_t>(rule), -1, in.packet, "no-server-up");
         return true;
     }
@@ -628,6 +639,7 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
     const int32_t server = ChooseServer(rule, in.flow, now, sticky);
     if (server < 0)
     {
+        CountDropped(rule, in.bytes); // ilb_check, no_server
         Drop(irule, -1, in.packet, "no-server-up");
         return true;
     }
@@ -644,6 +656,7 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
         }
         ++r.natExhausted;
         m_natExhaustedTrace(config.name);
+        CountDropped(rule, in.bytes); // pkt_dropped and noport_pkt_dropped
         Drop(irule, server, in.packet, "nat-ports-exhausted");
         return true;
     }
@@ -659,6 +672,7 @@ IlbAppliance::ProcessNewFlow(uint32_t rule, const AdcIngress& in, AdcEgress& egr
         {
             m_sticky.Release(sticky, now); // ilb_conn_add's failure path refreles it
         }
+        CountDropped(rule, in.bytes); // ilb_conn_add failed: pkt_dropped, nomem_pkt_dropped
         Drop(irule, server, in.packet, refused);
         return true;
     }
@@ -708,6 +722,13 @@ IlbAppliance::ConnectionGone(uint32_t rule,
             return;
         }
     }
+}
+
+void
+IlbAppliance::CountDropped(uint32_t rule, uint32_t bytes)
+{
+    ++m_rules[rule].counters.pktDropped;
+    m_rules[rule].counters.bytesDropped += bytes;
 }
 
 void

@@ -11,6 +11,7 @@
 #ifndef ILB_APPLIANCE_H
 #define ILB_APPLIANCE_H
 
+#include "ilb-algorithm.h"
 #include "ilb-connection-store.h"
 #include "ilb-nat-source.h"
 #include "ilb-nat-table.h"
@@ -31,6 +32,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -79,11 +81,13 @@ namespace ns3
  *   its connections carry on until they end, or are cut after connDrainTimeout when > 0
  *   (ilb_rule_del_common sets the servers' die time).
  * - TCP: any segment without an entry opens one (illumos: "the server should return a RST",
- *   which the entry translates back). The entry is removed at a RST; once both FINs are
- *   acknowledged (sequence numbers checked) it lingers "TcpTimeWait" (default 2 s) for
- *   segments still in flight, then goes; otherwise it goes after the rule's NAT timeout of
- *   idleness (at the latest at the next cleanup, ilb_conn_cleanup). Whenever an entry goes,
- *   its Full-NAT port and its sticky reference are released.
+ *   which the entry translates back). Entries go only at the cleanup ("CleanupInterval",
+ *   15 s, ilb_conn_cleanup): a RST marks the entry (update_conn_tcp: conn_gc), a FIN records
+ *   its sequence number, and the cleanup removes a marked entry, one whose two FINs the last
+ *   ACKs acknowledge, or one idle longer than its rule's NAT timeout; until then later
+ *   segments are translated as before, and a new SYN on the same 5-tuple (port reuse,
+ *   SEQ_GT(seq, fss + 1)) keeps the entry, its server and its NAT port. Whenever an entry
+ *   goes, its Full-NAT port and its sticky reference are released.
  * - Tables: with "CompactIpv4Table" IPv4 connections live in a compact IlbNatTable
  *   (GetNatTable(); at most 64 bytes per entry, all per-connection state included; idle times
  *   at millisecond granularity); otherwise, and always for IPv6, in an AdcConnectionTable
@@ -112,13 +116,17 @@ namespace ns3
  *   rule's connDrainTimeout when > 0); a DOWN service is treated the same (illumos ilbd
  *   disables a server whose health check fails, as disable-server does). UNKNOWN (monitors
  *   bound, not all answered) counts as up, as ILB uses a server until a health check fails.
- * - each rule selects through its own AdcVirtualServer (GetRuleVServer(rule)): named after
- *   the rule, the rule's VIP, protocol as service type, port (0 = "*" for a port range), the
- *   rule's services bound in server order, LB method from AdcLbMethodRegistry (the ilbadm name's
- *   NetScaler method; roundrobin with unequal weights is WEIGHTEDROUNDROBIN), the appliance's
- *   hash seed ("HashSeed": AdcDatapath::SetHashSeed reseeds every rule's method), "UnknownIsUp"
- * true, persistence NONE. Its "Selection" trace fires for every new flow (the algorithm runs
- * before the sticky lookup).
+ * - each rule has its own AdcVirtualServer (GetRuleVServer(rule)): named after the rule, the
+ *   rule's VIP, protocol as service type, port (0 = "*" for a port range), the rule's services
+ *   bound in server order, LB method from AdcLbMethodRegistry (roundrobin with unequal weights
+ *   is WEIGHTEDROUNDROBIN), the appliance's hash seed ("HashSeed": AdcDatapath::SetHashSeed
+ *   reseeds every rule's method), "UnknownIsUp" true, persistence NONE. illumos's own
+ *   algorithms (roundrobin with equal weights, hash-ip, hash-ip-port, hash-ip-vip) run in the
+ *   rule (IlbAlgorithm, GetAlgorithm): a server added joins round robin's list at the head
+ *   (ilb_alg_rr.c rr_server_add), one removed shrinks the hash table (ilb_alg_hash.c
+ *   del_server), which the shared method, whose back-end indices never move, cannot do. The
+ *   model's own methods are the virtual server's; its "Selection" trace fires for their every
+ *   new flow (the algorithm runs before the sticky lookup).
  * - ILB's own parts stay in the rule and the appliance: port ranges (IlbRuleSet matches them),
  *   sticky sessions by masked source prefix (pmask) with a timeout in seconds (the
  *   appliance's IlbStickyTable, GetStickyTable), the three topologies and NAT, connection
@@ -151,6 +159,9 @@ class IlbAppliance : public AdcDatapath
         uint64_t fragmentsDropped{0};    //!< IP fragments to the VIP, dropped (ip_frag_dropped)
         uint64_t packetsNotProcessed{0}; //!< to a disabled rule, passed (pkt_not_processed)
         uint64_t bytesNotProcessed{0};   //!< their IP bytes (bytes_not_processed)
+        /// what ilb_check counts in pkt_dropped: no server, no NAT port, no entry (nomem)
+        uint64_t pktDropped{0};
+        uint64_t bytesDropped{0}; //!< their IP bytes (bytes_dropped)
     };
 
     /// \return the TypeId
@@ -265,8 +276,9 @@ class IlbAppliance : public AdcDatapath
      * admin state of the server's service, which is the same as calling Enable() or Disable()
      * on GetServerService(rule, server). A disabled server gets no new connections; its
      * existing ones continue (connection draining) until they end or idle out, or, when the
-     * rule's connDrainTimeout > 0, until that time after the disable, when they are removed
-     * and counted as drained. Enabling again cancels the pending cut.
+     * rule's connDrainTimeout > 0, until the first cleanup after that time past the disable
+     * (illumos iser_die_time, checked by ilb_conn_cleanup), when they are removed and counted
+     * as drained. Enabling again cancels the pending cut.
      * \param rule rule index
      * \param server server index
      * \param enabled new state
@@ -282,6 +294,39 @@ class IlbAppliance : public AdcDatapath
     bool IsServerUp(uint32_t rule, uint32_t server) const;
     /// \param rule rule index \param server server index \return the service's admin state
     bool IsServerEnabled(uint32_t rule, uint32_t server) const;
+
+    /**
+     * \brief ilbadm add-server on a rule already on the ILB (illumos ilb_server_add, which
+     * works on a live rule): the server is validated as the kernel does (same family; a DSR
+     * server's port must be the rule's; no address or name of a server of the rule twice,
+     * EEXIST), gets the next index, its service joins the rule's virtual server, and the
+     * algorithm takes it as rr_server_add (at the list's head) or hash_server_add (at
+     * hash_tbl's end: the modulus grows) does.
+     * \param rule rule index
+     * \param server the server (name empty = "server<index>")
+     * \return its index
+     * \throws AdcConfigError naming the rule, the server and what is allowed
+     */
+    uint32_t AddServer(uint32_t rule, const IlbServer& server);
+    /**
+     * \brief ilbadm remove-server (illumos ilb_server_del): the algorithm forgets the server
+     * (rr_server_del; hash del_server shrinks hash_tbl, so the modulus changes and most hash
+     * flows move), it is marked disabled so a sticky entry naming it is not used, and its
+     * connections carry on, cut after the rule's connDrainTimeout when > 0 (iser_die_time).
+     * The server keeps its index (counters, show-*); it cannot be enabled again.
+     * \param rule rule index
+     * \param server server index
+     */
+    void RemoveServer(uint32_t rule, uint32_t server);
+    /// \param rule rule index \param server server index \return whether RemoveServer was called
+    bool IsServerRemoved(uint32_t rule, uint32_t server) const;
+    /**
+     * \param rule rule index
+     * \return the rule's illumos algorithm state (roundrobin with equal weights, hash-ip,
+     * hash-ip-port, hash-ip-vip), or null for the model's own methods (weighted round robin,
+     * rendezvous, maglev), which its virtual server runs
+     */
+    const IlbAlgorithm* GetAlgorithm(uint32_t rule) const;
 
     /**
      * \param rule rule index
@@ -352,7 +397,6 @@ class IlbAppliance : public AdcDatapath
   private:
     using Conn = IlbConnectionStore::Conn;           //!< a live connection
     using Flow = IlbConnectionStore::Flow;           //!< a new connection's state
-    using TcpEnd = IlbConnectionStore::TcpEnd;       //!< TCP end tracking
     using Direction = IlbConnectionStore::Direction; //!< packet direction
 
     /// One server's run-time state.
@@ -361,15 +405,17 @@ class IlbAppliance : public AdcDatapath
         Ptr<AdcService> service; //!< the server as a service (admin state, health)
         bool reportedUp{true};   //!< SetServerUp's report
         bool inService{true};    //!< enabled and up, as last handled (drain edges)
-        uint64_t drainGen{0};    //!< bumps at every in/out of service (stale cuts do nothing)
-        EventId drainEvent;      //!< pending connDrainTimeout cut
+        Time dieTime;            //!< iser_die_time: the cleanup cuts after it (0: none)
+        bool removed{false};     //!< RemoveServer (ilb_server_del)
         Counters counters;       //!< counters
     };
 
     /// One rule's run-time state (the rule itself is in m_ruleSet, same index).
     struct RuleState
     {
-        Ptr<AdcVirtualServer> vserver;    //!< selects among the servers' services
+        Ptr<AdcVirtualServer> vserver;    //!< the servers' services; selects for the
+                                          //!< model's own methods
+        std::shared_ptr<IlbAlgorithm> alg; //!< illumos's algorithm state, or null
         std::vector<ServerState> servers; //!< per server
         bool enabled{true};               //!< enable-rule / disable-rule
         bool deleted{false};              //!< delete-rule
@@ -389,6 +435,12 @@ class IlbAppliance : public AdcDatapath
      * \param st its run-time state (filled)
      */
     void MakeServices(const IlbRule& rule, uint32_t index, RuleState& st);
+    /**
+     * \brief Make a server's service and bind it to the rule's virtual server.
+     * \param rule the rule as stored \param index its index \param k the server's index
+     * \param st the rule's run-time state (a ServerState is appended)
+     */
+    void MakeServerService(const IlbRule& rule, uint32_t index, uint32_t k, RuleState& st);
     /**
      * \brief A server's service changed state ("StateChange"): see ServerStateChanged.
      * \param context "<rule> <server>"
@@ -493,10 +545,10 @@ class IlbAppliance : public AdcDatapath
                         uint32_t server,
                         const AdcFlowKey& original,
                         const AdcFlowKey& translated);
-    /// \param rule rule index \param server server index \param gen state generation: cut
-    void DrainDeadline(uint32_t rule, uint32_t server, uint64_t gen);
     /// \param rule rule \param server server or -1 \param packet packet \param reason reason
     void Drop(int32_t rule, int32_t server, Ptr<const Packet> packet, const std::string& reason);
+    /// \param rule rule \param bytes the packet's IP bytes: ilb_check's pkt_dropped, bytes_dropped
+    void CountDropped(uint32_t rule, uint32_t bytes);
     /// \param rule rule \param server server \param bytes IP bytes \param in request direction
     void Count(uint32_t rule, uint32_t server, uint32_t bytes, bool in);
 
@@ -506,8 +558,9 @@ class IlbAppliance : public AdcDatapath
     IlbStickyTable m_sticky;         //!< sticky entries of every rule
     Ptr<IlbConnectionStore> m_conns; //!< the connections
     uint32_t m_maxConnections;       //!< "MaxConnections"
-    Time m_tcpTimeWait;              //!< "TcpTimeWait"
     Time m_cleanupInterval;          //!< "CleanupInterval"
+    bool m_icmpTooBigFromServers{false}; //!< "IcmpTooBigFromServers"
+    bool m_icmpQuoteChecksums{false};    //!< "IcmpQuoteChecksums"
     Time m_cleanupBase;              //!< the cleanup's phase: when the first rule was added
     EventId m_cleanupEvent;          //!< the next cleanup
 

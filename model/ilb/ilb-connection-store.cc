@@ -56,16 +56,15 @@ IlbConnectionStore::GetDefaultNatTimeout(uint8_t protocol)
 void
 IlbConnectionStore::AddRule(uint8_t protocol, uint32_t nServers, Time natTimeout)
 {
-    const auto rule = static_cast<uint32_t>(m_serverBase.size());
-    m_serverBase.push_back(static_cast<uint32_t>(m_serverOwner.size()));
+    m_serverIds.emplace_back();
     for (uint32_t s = 0; s < nServers; ++s)
     {
-        m_serverOwner.emplace_back(rule, s);
+        AddServer(static_cast<uint32_t>(m_serverIds.size() - 1));
     }
     m_natTimeout.push_back(natTimeout);
     m_protocol.push_back(protocol);
     // One table for all rules: it keeps entries as long as the longest NAT timeout of their
-    // protocol; shorter rule timeouts are enforced at lookup (Find).
+    // protocol; the cleanup enforces each rule's.
     Time tcp = GetDefaultNatTimeout(AdcFlowKey::PROTO_TCP);
     Time udp = GetDefaultNatTimeout(AdcFlowKey::PROTO_UDP);
     for (std::size_t r = 0; r < m_natTimeout.size(); ++r)
@@ -73,10 +72,28 @@ IlbConnectionStore::AddRule(uint8_t protocol, uint32_t nServers, Time natTimeout
         Time& t = m_protocol[r] == AdcFlowKey::PROTO_TCP ? tcp : udp;
         t = std::max(t, m_natTimeout[r]);
     }
+    // illumos removes an idle entry only at the cleanup (ilb_conn_cleanup, every 15 s): the
+    // tables keep it a whole period longer, so their own expiry never comes first.
+    tcp += m_cleanupInterval;
+    udp += m_cleanupInterval;
     m_table->SetAttribute("TcpIdleTimeout", TimeValue(tcp));
     m_table->SetAttribute("UdpIdleTimeout", TimeValue(udp));
     m_nat->SetAttribute("TcpIdleTimeout", TimeValue(tcp));
     m_nat->SetAttribute("UdpIdleTimeout", TimeValue(udp));
+}
+
+void
+IlbConnectionStore::SetCleanupInterval(Time interval)
+{
+    m_cleanupInterval = interval;
+}
+
+void
+IlbConnectionStore::AddServer(uint32_t rule)
+{
+    std::vector<uint32_t>& ids = m_serverIds[rule];
+    m_serverOwner.emplace_back(rule, static_cast<uint32_t>(ids.size()));
+    ids.push_back(static_cast<uint32_t>(m_serverOwner.size() - 1));
 }
 
 bool
@@ -99,11 +116,6 @@ IlbConnectionStore::Find(const AdcFlowKey& k, bool reply, Time now, Conn& c)
         }
         IlbNatTable::Record& r = m_nat->GetMutable(i);
         std::tie(c.rule, c.server) = m_serverOwner[m_nat->GetServer(i)];
-        if (idle > m_natTimeout[c.rule])
-        {
-            m_nat->Remove(i);
-            return false;
-        }
         c.nat = i;
         c.original = m_nat->GetOriginal(i);
         c.translated = m_nat->GetTranslated(i);
@@ -123,12 +135,6 @@ IlbConnectionStore::Find(const AdcFlowKey& k, bool reply, Time now, Conn& c)
         return false;
     }
     Flow& f = it->second;
-    if (now - f.lastSeen > m_natTimeout[f.rule])
-    {
-        const AdcFlowKey key = e->original; // Remove invalidates the entry
-        m_table->Remove(key);
-        return false;
-    }
     f.lastSeen = now;
     c.nat = IlbNatTable::NONE;
     c.original = e->original;
@@ -147,7 +153,7 @@ IlbConnectionStore::Insert(const AdcFlowKey& original,
                            Time now)
 {
     // MaxConnections bounds both tables together.
-    const uint32_t id = m_serverBase[f.rule] + f.server;
+    const uint32_t id = m_serverIds[f.rule][f.server];
     if (m_maxConnections != 0 && GetCount() >= m_maxConnections)
     {
         m_nat->Purge(now); // idle entries do not count
@@ -191,107 +197,76 @@ IlbConnectionStore::Remove(const AdcFlowKey& original)
     }
 }
 
-bool
-IlbConnectionStore::FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint32_t*& closeId)
-{
-    if (UsesNat(original))
-    {
-        const uint32_t i = m_nat ? m_nat->Find(original) : IlbNatTable::NONE;
-        if (i == IlbNatTable::NONE)
-        {
-            return false;
-        }
-        IlbNatTable::Record& r = m_nat->GetMutable(i);
-        tcp = &r.flags;
-        closeId = r.finAck; // the FINs' ACK numbers are done with once CLOSED
-        return true;
-    }
-    auto it = m_flows.find(original);
-    if (!m_table || it == m_flows.end())
-    {
-        return false;
-    }
-    tcp = &it->second.tcp;
-    closeId = &it->second.closeId;
-    return true;
-}
-
-IlbConnectionStore::TcpEnd
+void
 IlbConnectionStore::TrackTcp(const Conn& c, Direction dir, const AdcIngress& in)
 {
+    uint8_t& tcp = *c.tcp;
     if (in.tcpFlags & AdcTcpFlag::RST)
     {
-        return TcpEnd::RESET;
+        tcp |= IlbNatTable::RST_SEEN; // "if (tcpha->tha_flags & TH_RST) return (B_FALSE)": conn_gc
+        return;
     }
     const Direction other = dir == FROM_CLIENT ? FROM_SERVER : FROM_CLIENT;
-    uint8_t& tcp = *c.tcp;
-    if (tcp & IlbNatTable::CLOSED)
-    {
-        return TcpEnd::CLOSED; // lingering: finAck holds the close id (EndConnection)
-    }
+    const auto finSent = static_cast<uint8_t>(IlbNatTable::FIN_CLIENT << dir);
+    const auto finAcked = static_cast<uint8_t>(IlbNatTable::FIN_CLIENT_ACKED << dir);
+    const uint8_t pastMine = dir == FROM_CLIENT ? IlbNatTable::ACK_PAST_FIN_CLIENT
+                                                : IlbNatTable::ACK_PAST_FIN_SERVER;
+    const uint8_t pastOther = dir == FROM_CLIENT ? IlbNatTable::ACK_PAST_FIN_SERVER
+                                                 : IlbNatTable::ACK_PAST_FIN_CLIENT;
     if (in.tcpFlags & AdcTcpFlag::FIN)
     {
-        tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT << dir);
-        // The FIN takes the sequence number after the segment's data.
-        c.finAck[dir] = in.tcpSeq + in.tcpPayload + 1;
+        // "conn_c2s_tcp_fss = seq + seg_len; conn_c2s_tcp_fin_sent = B_TRUE"
+        const uint32_t fss = in.tcpSeq + in.tcpPayload;
+        if (!(tcp & finSent) || c.finAck[dir] != fss)
+        {
+            tcp &= static_cast<uint8_t>(~pastMine); // the other side's last ACK is for another FIN
+        }
+        c.finAck[dir] = fss;
+        tcp |= finSent;
     }
-    if ((in.tcpFlags & AdcTcpFlag::ACK) && (tcp & (IlbNatTable::FIN_CLIENT << other)) &&
-        static_cast<int32_t>(in.tcpAck - c.finAck[other]) >= 0)
+    if (in.tcpFlags & AdcTcpFlag::ACK)
     {
-        tcp |= static_cast<uint8_t>(IlbNatTable::FIN_CLIENT_ACKED << other);
+        // "conn_c2s_tcp_ack = ack": the cleanup tests SEQ_GT(this ack, the other side's fss).
+        const bool past = (tcp & (IlbNatTable::FIN_CLIENT << other)) &&
+                          static_cast<int32_t>(in.tcpAck - c.finAck[other]) > 0;
+        tcp = past ? static_cast<uint8_t>(tcp | pastOther)
+                   : static_cast<uint8_t>(tcp & ~pastOther);
     }
-    constexpr uint8_t kBoth = IlbNatTable::FIN_CLIENT | IlbNatTable::FIN_SERVER |
-                              IlbNatTable::FIN_CLIENT_ACKED | IlbNatTable::FIN_SERVER_ACKED;
-    return (tcp & kBoth) == kBoth ? TcpEnd::CLOSED : TcpEnd::OPEN;
+    // "Port reuse by the client, restart the conn."
+    if ((tcp & finSent) && static_cast<int32_t>(in.tcpSeq - (c.finAck[dir] + 1)) > 0)
+    {
+        tcp &= static_cast<uint8_t>(~(finSent | finAcked | pastMine));
+    }
 }
 
-void
-IlbConnectionStore::EndConnection(const AdcFlowKey& original, TcpEnd end, Time timeWait)
+bool
+IlbConnectionStore::CleanupTcp(uint8_t& flags)
 {
-    uint8_t* tcp = nullptr;
-    uint32_t* closeId = nullptr;
-    if (end == TcpEnd::OPEN || !FindTcpState(original, tcp, closeId) ||
-        (*tcp & IlbNatTable::CLOSED))
+    // ilb_conn_cleanup: "if (conn_c2s_tcp_fin_sent && SEQ_GT(conn_s2c_tcp_ack,
+    // conn_c2s_tcp_fss)) conn_c2s_tcp_fin_acked = B_TRUE", the same the other way, and both
+    // acked: ilb_conn_remove.
+    if ((flags & IlbNatTable::FIN_CLIENT) && (flags & IlbNatTable::ACK_PAST_FIN_CLIENT))
     {
-        return;
+        flags |= IlbNatTable::FIN_CLIENT_ACKED;
     }
-    if (end == TcpEnd::RESET || !timeWait.IsStrictlyPositive())
+    if ((flags & IlbNatTable::FIN_SERVER) && (flags & IlbNatTable::ACK_PAST_FIN_SERVER))
     {
-        Remove(original);
-        return;
+        flags |= IlbNatTable::FIN_SERVER_ACKED;
     }
-    *tcp |= IlbNatTable::CLOSED;
-    // The id tells this lingering connection from a later one on the same 5-tuple.
-    const uint32_t id = m_nextCloseId++;
-    *closeId = id;
-    Simulator::Schedule(timeWait,
-                        &IlbConnectionStore::TimeWaitOver,
-                        Ptr<IlbConnectionStore>(this),
-                        original,
-                        id);
-}
-
-void
-IlbConnectionStore::TimeWaitOver(AdcFlowKey original, uint32_t id)
-{
-    uint8_t* tcp = nullptr;
-    uint32_t* closeId = nullptr;
-    if (FindTcpState(original, tcp, closeId) && (*tcp & IlbNatTable::CLOSED) && *closeId == id)
-    {
-        Remove(original);
-    }
+    constexpr uint8_t kBoth = IlbNatTable::FIN_CLIENT_ACKED | IlbNatTable::FIN_SERVER_ACKED;
+    return (flags & kBoth) == kBoth;
 }
 
 uint32_t
 IlbConnectionStore::RemoveServer(uint32_t rule, uint32_t server)
 {
     // RemoveBackend walks the table's LRU lists: a deterministic order for the traces.
-    const uint32_t id = m_serverBase[rule] + server;
+    const uint32_t id = m_serverIds[rule][server];
     return m_nat->RemoveServer(id) + m_table->RemoveBackend(id);
 }
 
 uint32_t
-IlbConnectionStore::ExpireIdle(Time now)
+IlbConnectionStore::Cleanup(Time now)
 {
     // Collected first, removed in key order: the traces do not depend on hash order.
     std::vector<uint32_t> records;
@@ -299,17 +274,24 @@ IlbConnectionStore::ExpireIdle(Time now)
     {
         for (uint32_t i = 0; i < m_nat->GetRecordCapacity(); ++i)
         {
-            if (m_nat->IsLive(i) &&
-                m_nat->GetIdle(i, now) > m_natTimeout[m_serverOwner[m_nat->GetServer(i)].first])
+            if (!m_nat->IsLive(i))
+            {
+                continue;
+            }
+            const uint32_t rule = m_serverOwner[m_nat->GetServer(i)].first;
+            uint8_t& flags = m_nat->GetMutable(i).flags;
+            if ((flags & IlbNatTable::RST_SEEN) || m_nat->GetIdle(i, now) > m_natTimeout[rule] ||
+                (m_protocol[rule] == AdcFlowKey::PROTO_TCP && CleanupTcp(flags)))
             {
                 records.push_back(i);
             }
         }
     }
     std::vector<AdcFlowKey> keys;
-    for (const auto& [key, f] : m_flows)
+    for (auto& [key, f] : m_flows)
     {
-        if (now - f.lastSeen > m_natTimeout[f.rule])
+        if ((f.tcp & IlbNatTable::RST_SEEN) || now - f.lastSeen > m_natTimeout[f.rule] ||
+            (m_protocol[f.rule] == AdcFlowKey::PROTO_TCP && CleanupTcp(f.tcp)))
         {
             keys.push_back(key);
         }
@@ -332,7 +314,7 @@ IlbConnectionStore::ExpireIdle(Time now)
 uint32_t
 IlbConnectionStore::CountServer(uint32_t rule, uint32_t server) const
 {
-    const uint32_t id = m_serverBase[rule] + server;
+    const uint32_t id = m_serverIds[rule][server];
     return m_nat->CountServer(id) + m_table->CountBackend(id);
 }
 

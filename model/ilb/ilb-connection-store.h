@@ -32,9 +32,9 @@ namespace ns3
  * \ingroup adc
  * \brief The ILB's connections in whichever table holds them, with their TCP end tracking.
  *
- * Servers have global ids (rule by rule, in the order AddRule registers them): the tables
- * count and remove connections by them. "TcpTimeWait" and the per-rule NAT timeouts are the
- * IlbAppliance's; the store enforces them.
+ * Servers have global ids (in the order AddRule and AddServer register them): the tables
+ * count and remove connections by them. The per-rule NAT timeouts are the IlbAppliance's; the
+ * store's Cleanup (the appliance's 15 s timer) enforces them.
  */
 class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
 {
@@ -47,9 +47,8 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
         AdcIpAddress natAddress;  //!< FULL_NAT source address (unset otherwise)
         uint16_t natPort{0};      //!< FULL_NAT source port
         Time lastSeen;            //!< for the rule's NAT timeout
-        uint8_t tcp{0};           //!< TCP end state: IlbNatTable::Flags bits (FIN_*, CLOSED)
-        uint32_t finAck[2]{0, 0}; //!< per direction: the ACK number that acknowledges its FIN
-        uint32_t closeId{0};      //!< set when CLOSED (a closed 5-tuple may be reused)
+        uint8_t tcp{0};           //!< TCP state: IlbNatTable::Flags bits (FIN_*, ACK_PAST_*, RST)
+        uint32_t finAck[2]{0, 0}; //!< per direction: its FIN's sequence number (fss)
     };
 
     /// A live connection, whichever table holds it.
@@ -61,15 +60,7 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
         uint32_t rule{0};                //!< rule index
         uint32_t server{0};              //!< server index
         uint8_t* tcp{nullptr};           //!< TCP end state (valid until the table changes)
-        uint32_t* finAck{nullptr};       //!< the FINs' ACK numbers (valid likewise)
-    };
-
-    /// What a TCP segment means for its connection's end.
-    enum class TcpEnd : uint8_t
-    {
-        OPEN,   //!< still open
-        CLOSED, //!< both FINs acknowledged
-        RESET   //!< a RST
+        uint32_t* finAck{nullptr};       //!< the FINs' sequence numbers (valid likewise)
     };
 
     /// Packet directions (TCP state tracking).
@@ -108,14 +99,17 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
      * \param natTimeout its effective NAT timeout
      */
     void AddRule(uint8_t protocol, uint32_t nServers, Time natTimeout);
+    /// \param rule a registered rule: one more server (the next index), with a new global id
+    void AddServer(uint32_t rule);
 
     /**
-     * \brief Look a packet's connection up in its family's table.
+     * \brief Look a packet's connection up in its family's table (illumos ilb_find_conn: the
+     * entry is used whatever its idle time or TCP state; only the cleanup removes it).
      * \param k the packet's 5-tuple
      * \param reply false: as a request (original key); true: as a response (reply key)
      * \param now current time
      * \param[out] c the connection
-     * \return false when absent, or when it outlived its rule's NAT timeout (then removed)
+     * \return false when absent
      */
     bool Find(const AdcFlowKey& k, bool reply, Time now, Conn& c);
 
@@ -137,33 +131,38 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
     void Remove(const AdcFlowKey& original);
 
     /**
-     * \brief Follow a TCP connection's end: a RST, or both FINs each acknowledged by the
-     * other side (sequence numbers compared, so segments still in flight do not count).
+     * \brief illumos ilb_conn.c update_conn_tcp: a RST marks the connection for the cleanup
+     * (conn_gc); a FIN records its sequence number (fss = seq + seg_len) and "fin sent"; the
+     * segment's ACK is the direction's last ACK, which the cleanup compares with the other
+     * direction's fss (kept here as the ACK_PAST_FIN_* bit); a segment SEQ_GT fss + 1 after
+     * a FIN is the client reusing the port: "restart the conn" (fin sent and acked cleared),
+     * same server, same NAT port.
      * \param c the connection (its TCP state is updated)
      * \param dir the packet's direction
      * \param in the packet
-     * \return what the segment means for the connection
      */
-    static TcpEnd TrackTcp(const Conn& c, Direction dir, const AdcIngress& in);
+    static void TrackTcp(const Conn& c, Direction dir, const AdcIngress& in);
 
     /**
-     * \brief After a packet of \p original: end its entry now (RST, or \p timeWait 0) or after
-     * \p timeWait (both FINs acknowledged), so segments still in flight find it.
-     * \param original the connection's client-side key
-     * \param end what TrackTcp said
-     * \param timeWait how long a closed connection lingers
+     * \param flags a connection's TCP state \return ilb_conn_cleanup's TCP verdict: the FIN
+     * acked bits it sets (from the last ACKs), and whether both FINs are now acknowledged
      */
-    void EndConnection(const AdcFlowKey& original, TcpEnd end, Time timeWait);
+    static bool CleanupTcp(uint8_t& flags);
 
     /// \param rule rule index \param server server index \return its connections removed
     uint32_t RemoveServer(uint32_t rule, uint32_t server);
     /**
-     * \brief ilb_conn_cleanup's idle test: remove every connection idle for longer than its
-     * rule's NAT timeout ("conn_c2s_atime < expiry && conn_s2c_atime < expiry").
+     * \brief ilb_conn_cleanup over every connection: remove those marked by a RST
+     * (conn_gc), those idle for longer than their rule's NAT timeout ("conn_c2s_atime < expiry
+     * && conn_s2c_atime < expiry"), and TCP ones whose two FINs the last ACKs acknowledge
+     * (SEQ_GT(ack, fss) each way).
      * \param now the time
      * \return connections removed
      */
-    uint32_t ExpireIdle(Time now);
+    uint32_t Cleanup(Time now);
+    /// \param interval the cleanup period: the tables keep idle entries that long past the
+    /// longest NAT timeout, so only the cleanup removes them
+    void SetCleanupInterval(Time interval);
     /// \param rule rule index \param server server index \return its connection entries now
     uint32_t CountServer(uint32_t rule, uint32_t server) const;
     /// \return connection entries of both tables
@@ -187,18 +186,6 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
   private:
     /// \param k a 5-tuple \return true when its connection belongs in the IlbNatTable
     bool UsesNat(const AdcFlowKey& k) const;
-    /**
-     * \param original a connection's client-side key
-     * \param[out] tcp its TCP end state
-     * \param[out] closeId where its close id is kept once CLOSED (IPv4: in the record's finAck)
-     * \return false when there is no such connection
-     */
-    bool FindTcpState(const AdcFlowKey& original, uint8_t*& tcp, uint32_t*& closeId);
-    /**
-     * \param original a closed connection's key
-     * \param id its close id: remove it if it is still that lingering connection
-     */
-    void TimeWaitOver(AdcFlowKey original, uint32_t id);
     /// \param entry the table entry that went away (expired or removed): report it
     void ForgetFlow(const AdcConnectionTable::Entry& entry);
     /// \param index the IPv4 record about to go (expired or removed): report it
@@ -208,12 +195,12 @@ class IlbConnectionStore : public SimpleRefCount<IlbConnectionStore>
     Ptr<IlbNatTable> m_nat;                                         //!< compact IPv4 table
     std::unordered_map<AdcFlowKey, Flow, AdcFlowKeyHasher> m_flows; //!< original key -> flow
     std::vector<std::pair<uint32_t, uint32_t>> m_serverOwner;       //!< global id -> rule, server
-    std::vector<uint32_t> m_serverBase;                             //!< rule -> id of server 0
+    std::vector<std::vector<uint32_t>> m_serverIds;                 //!< rule, server -> id
     std::vector<Time> m_natTimeout;                                 //!< rule -> NAT timeout
     std::vector<uint8_t> m_protocol;                                //!< rule -> protocol
     EndedCallback m_ended;                                          //!< entry gone
     uint32_t m_maxConnections{0};                                   //!< 0 = unlimited
-    uint32_t m_nextCloseId{1};                                      //!< close ids
+    Time m_cleanupInterval{Seconds(15)};                            //!< the cleanup's period
     bool m_compactIpv4{true};                                       //!< IPv4 in m_nat
 };
 

@@ -61,13 +61,15 @@ class IlbNatTable : public Object
     /// Record flags.
     enum Flags : uint8_t
     {
-        FIN_CLIENT = 0x01,       //!< a FIN seen from the client
-        FIN_SERVER = 0x02,       //!< a FIN seen from the server
-        FIN_CLIENT_ACKED = 0x04, //!< the client's FIN acknowledged by the server
-        FIN_SERVER_ACKED = 0x08, //!< the server's FIN acknowledged by the client
-        CLOSED = 0x10,           //!< both FINs acknowledged: lingering (TIME_WAIT)
-        RST_SEEN = 0x20,         //!< a RST was seen
-        IN_USE = 0x80            //!< the record is live (not on the free list)
+        // illumos ilb_conn.c's TCP fields (update_conn_tcp, ilb_conn_cleanup):
+        FIN_CLIENT = 0x01,       //!< conn_c2s_tcp_fin_sent
+        FIN_SERVER = 0x02,       //!< conn_s2c_tcp_fin_sent
+        FIN_CLIENT_ACKED = 0x04, //!< conn_c2s_tcp_fin_acked (set by the cleanup)
+        FIN_SERVER_ACKED = 0x08, //!< conn_s2c_tcp_fin_acked (set by the cleanup)
+        ACK_PAST_FIN_CLIENT = 0x10, //!< the server's last ACK is SEQ_GT the client's fss
+        RST_SEEN = 0x20,            //!< conn_gc: a RST was seen; the cleanup removes it
+        ACK_PAST_FIN_SERVER = 0x40, //!< the client's last ACK is SEQ_GT the server's fss
+        IN_USE = 0x80               //!< the record is live (not on the free list)
     };
 
     /// Endpoint id of a translated source address equal to the client's (Half-NAT, DSR).
@@ -80,8 +82,8 @@ class IlbNatTable : public Object
         uint32_t lastSeen{0};     //!< last-seen tick (ms since the simulation start)
         uint32_t prev{NONE};      //!< LRU link towards the oldest
         uint32_t next{NONE};      //!< LRU link towards the newest; free-list link when free
-        uint32_t finAck[2]{0, 0}; //!< per direction (0 client, 1 server): ACK of its FIN; once
-                                  //!< CLOSED, the owner may keep an id of its own in them
+        uint32_t finAck[2]{0, 0}; //!< per direction (0 client, 1 server): its FIN's sequence
+                                  //!< number (illumos conn_c2s/s2c_tcp_fss: seq + seg_len)
         uint16_t clientPort{0};   //!< original source port
         uint16_t vipPort{0};      //!< original destination port
         uint16_t natPort{0};      //!< translated source port

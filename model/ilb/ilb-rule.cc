@@ -272,6 +272,24 @@ IlbRuleSet::CheckServers(IlbRule& rule, uint32_t index) const
                 throw AdcConfigError(sw + ": name is used twice in the rule; names must be "
                                           "unique");
             }
+            // ilb.c ilb_server_add: "Check for duplicate." EEXIST for an address twice.
+            if (rule.servers[j].address == s.address)
+            {
+                throw AdcConfigError(sw + ": address " + s.address.ToString() +
+                                     " is also server '" + rule.servers[j].name +
+                                     "' of the rule (illumos ilb_server_add: EEXIST); allowed "
+                                     "one server per address");
+            }
+        }
+        // ilb_server_add: "For DSR, there can be no port shifting.  Hence the server
+        // specification must be the same as the rule's." EINVAL.
+        if (rule.topology == IlbRule::DSR && s.port != 0 &&
+            (rule.ports.first != rule.ports.last || s.port != rule.ports.first))
+        {
+            throw AdcConfigError(sw + ": port " + std::to_string(s.port) +
+                                 " differs from the DSR rule's ports " + rule.ports.ToString() +
+                                 " (illumos ilb_server_add: EINVAL); allowed no port or " +
+                                 rule.ports.ToString());
         }
     }
 }
@@ -376,6 +394,48 @@ IlbRuleSet::Add(const IlbRule& rule, const std::vector<std::string>& algorithms)
     m_rules.push_back(std::move(r));
     m_natAddresses.push_back(std::move(nat));
     return index;
+}
+
+uint32_t
+IlbRuleSet::AddServer(uint32_t rule, const IlbServer& server, const std::vector<bool>& gone)
+{
+    IlbRule& r = m_rules.at(rule);
+    const auto k = static_cast<uint32_t>(r.servers.size());
+    IlbServer s = server;
+    if (s.name.empty())
+    {
+        s.name = "server" + std::to_string(k);
+    }
+    // The servers still in the rule and the new one, checked as AddRule checks servers.
+    IlbRule check = r;
+    check.servers.clear();
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        if (i >= gone.size() || !gone[i])
+        {
+            check.servers.push_back(r.servers[i]);
+        }
+    }
+    check.servers.push_back(s);
+    CheckServers(check, rule);
+    const std::string sw = Who(r, rule) + ": add server '" + s.name + "'";
+    for (std::size_t i = 0; i + 1 < check.servers.size(); ++i)
+    {
+        const IlbServer& o = check.servers[i];
+        // ilb.c ilb_server_add: "Check for duplicate." (the address, checked with the other
+        // servers above, or the name by strcasecmp): EEXIST.
+        if (AdcText::EqualsNoCase(o.name, s.name))
+        {
+            throw AdcConfigError(sw + ": server '" + o.name + "' of the rule has the same " +
+                                 "name (illumos ilb_server_add: EEXIST); allowed a new name");
+        }
+    }
+    r.servers.push_back(s);
+    if (r.topology == IlbRule::HALF_NAT)
+    {
+        m_halfNatServers[s.address].emplace_back(rule, k);
+    }
+    return k;
 }
 
 uint32_t

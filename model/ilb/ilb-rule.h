@@ -31,8 +31,10 @@ struct IlbServer
     AdcIpAddress address; //!< the back-end's real address (same family as the VIP)
     uint16_t port{0};     //!< 0 = the port the client addressed (no port rewrite)
     uint32_t weight{1};   //!< relative share (1..100, the weight of the server's AdcService;
-                          //!< hash methods honour it, roundrobin too when not all weights
-                          //!< are 1: smooth weighted round robin)
+                          //!< a model extension: illumos has no weights and its hashes
+                          //!< ignore them; roundrobin with unequal weights is the model's
+                          //!< smooth weighted round robin, the rendezvous hashes and maglev
+                          //!< honour them)
 };
 
 /**
@@ -86,6 +88,19 @@ class IlbRuleSet
      * \throws AdcConfigError naming the rule and the field (see IlbAppliance::AddRule)
      */
     uint32_t Add(const IlbRule& rule, const std::vector<std::string>& algorithms);
+
+    /**
+     * \brief Add a server to a stored rule (illumos ilb_server_add on a live rule), checked as
+     * the kernel checks it: the rule's address family, a DSR server's port equal to the rule's
+     * (EINVAL), no address or name (case-insensitive) of a server still in the rule twice
+     * (EEXIST); and as AddRule checks servers (weight 1..100, not a VIP or NAT address).
+     * \param rule rule index (< GetN())
+     * \param server the server (name empty = "server<index>")
+     * \param gone per existing server: removed from the rule (ilb_server_del), so not a duplicate
+     * \return the new server's index
+     * \throws AdcConfigError naming the rule, the server and what is allowed
+     */
+    uint32_t AddServer(uint32_t rule, const IlbServer& server, const std::vector<bool>& gone);
 
     /// \return number of rules
     uint32_t GetN() const;
