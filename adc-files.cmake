@@ -36,6 +36,7 @@ set(ADC_SOURCES
     model/apps/adc-dns-server.cc
     model/apps/adc-dns-server-zone.cc
     model/apps/adc-ldns-server.cc
+    model/apps/adc-ldns-server-tcp.cc
     model/apps/adc-web-user.cc
     model/apps/adc-http-client-connections.cc
     model/apps/adc-http-client-cookies.cc

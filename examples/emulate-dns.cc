@@ -328,9 +328,7 @@ RunAdns(const Options& o, const Settings& s)
     Ptr<GslbSiteApps> site = o.config.empty()
                                  ? GslbHelper().InstallFromText(node, text, "built-in ns.conf")
                                  : GslbHelper().InstallFromFile(node, o.config);
-    Ptr<GslbAdns> adns = site->GetAdns();
-    // NetScaler's `add dns soaRec/nsRec/cnameRec` lines (GslbHelper does not serve them yet).
-    adns->AddDnsRecords(site->GetStore());
+    Ptr<GslbAdns> adns = site->GetAdns(); // serving the file's add dns soaRec/nsRec/cnameRec
     if (o.largeCount > 0 && adns->FindZone(o.largeName).empty())
     {
         // The static records need a zone (else REFUSED): one at their parent, with

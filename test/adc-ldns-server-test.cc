@@ -18,11 +18,13 @@
 #include "ns3/adc-dns-resolver.h"
 #include "ns3/adc-dns-server.h"
 #include "ns3/adc-ldns-server.h"
+#include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -249,6 +251,63 @@ TEST(AdcLdnsServer, CachesForTheTtlWithRemainingTtlThenAsksAgain)
     EXPECT_EQ(net.server->GetMisses(), 2U);
     EXPECT_EQ(net.server->GetForwards(), 2U);
     EXPECT_EQ(net.server->GetServfails(), 0U);
+}
+
+/// The addresses of a name with 40 A records (10.200.0.1 ..), too many for 512 bytes of UDP.
+std::vector<AdcIpAddress>
+FortyAddresses()
+{
+    std::vector<AdcIpAddress> a;
+    for (uint32_t i = 1; i <= 40; ++i)
+    {
+        a.emplace_back(Ipv4Address(0x0ac80000 + i));
+    }
+    return a;
+}
+
+/// \return the addresses the resolver got for big.contoso.com through the LDNS, with
+/// "TcpRetry" \p retry; \p tcpRetries gets the LDNS's count
+std::vector<AdcIpAddress>
+AskForFortyRecords(bool retry, uint64_t& tcpRetries)
+{
+    Star net;
+    Log log;
+    net.server->SetAttribute("ServerSelection", StringValue("FIRST"));
+    net.server->SetAttribute("TcpRetry", BooleanValue(retry));
+    Ptr<AdcDnsServer> a = net.Adns(2, {});
+    for (const AdcIpAddress& x : FortyAddresses())
+    {
+        a->AddRecord(AdcDnsResourceRecord::A("big.contoso.com", x.GetIpv4(), kTtl));
+    }
+    log.Attach(net.server);
+    log.Ask(net.resolver, Seconds(1), "big.contoso.com");
+    Simulator::Stop(Seconds(20));
+    Simulator::Run();
+    tcpRetries = net.server->GetTcpRetries();
+    Simulator::Destroy();
+    EXPECT_EQ(log.results.size(), 1U);
+    if (log.results.empty())
+    {
+        return {};
+    }
+    EXPECT_EQ(log.results[0].rcode, AdcDnsMessage::NOERROR);
+    std::vector<AdcIpAddress> got = log.results[0].addrs;
+    std::sort(got.begin(), got.end());
+    return got;
+}
+
+// REQ: GSLB-02 (RFC 7766 section 5: a resolver that receives a truncated response retries over
+// TCP; RFC 1035 section 4.2.1: 512 bytes of UDP without EDNS hold 40 A records of one name no
+// more: 12 + 21 (question) + 40 x 31 bytes. The client gets all 40, not the truncated part)
+TEST(AdcLdnsServer, TruncatedUpstreamAnswerIsAskedAgainOverTcp)
+{
+    uint64_t retries = 0;
+    EXPECT_EQ(AskForFortyRecords(true, retries), FortyAddresses());
+    EXPECT_GE(retries, 1U);
+    // The control: relaying the truncated answer gives the client less than the name has.
+    const auto relayed = AskForFortyRecords(false, retries);
+    EXPECT_LT(relayed.size(), 40U);
+    EXPECT_EQ(retries, 0U);
 }
 
 // REQ: GSLB-01 (ROUND_ROBIN: each new upstream query starts at the zone's next server)

@@ -8,6 +8,7 @@
 
 #include "ns3/adc-config-error.h"
 #include "ns3/adc-socket-util.h"
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
@@ -67,6 +68,13 @@ AdcLdnsServer::GetTypeId()
                           TimeValue(Seconds(2)),
                           MakeTimeAccessor(&AdcLdnsServer::m_timeout),
                           MakeTimeChecker())
+            .AddAttribute("TcpRetry",
+                          "Ask again over TCP when an upstream answer comes truncated (TC), as "
+                          "RFC 7766 section 5 requires of a resolver; false relays the truncated "
+                          "answer as it came.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AdcLdnsServer::m_tcpRetry),
+                          MakeBooleanChecker())
             .AddAttribute("Retries",
                           "Upstream tries after the first (each to the next server of the "
                           "zone) before the clients get SERVFAIL.",
@@ -199,6 +207,11 @@ AdcLdnsServer::CloseAll(bool close)
     // Closing may call back synchronously: take the sockets out first.
     std::vector<Ptr<Socket>> all;
     all.swap(m_listen);
+    for (auto& [s, key] : m_upTcp)
+    {
+        all.push_back(s);
+    }
+    m_upTcp.clear();
     for (auto& [s, c] : m_tcp)
     {
         all.push_back(s);
@@ -666,6 +679,11 @@ AdcLdnsServer::HandleUpstreamRead(Ptr<Socket> s)
             continue;
         }
         Sample(server, Simulator::Now() - up.sentAt[k]);
+        if (r->tc && m_tcpRetry && !up.tcp)
+        {
+            RetryOverTcp(key, server); // a truncated answer is not the answer
+            continue;
+        }
         if (r->rcode != AdcDnsMessage::NOERROR && r->rcode != AdcDnsMessage::NXDOMAIN)
         {
             // A lame server (SERVFAIL, REFUSED, ...): try the next one now, as BIND does.
@@ -700,6 +718,7 @@ AdcLdnsServer::Complete(const Key& key, const AdcDnsMessage* answer)
     Upstream up = std::move(it->second);
     m_inflight.erase(it);
     up.timer.Cancel();
+    CloseUpstreamTcp(up);
     for (uint16_t id : up.ids)
     {
         m_byId.erase(id);

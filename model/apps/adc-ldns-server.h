@@ -198,6 +198,12 @@ class AdcLdnsServer : public Application
         return m_forwards;
     }
 
+    /// \return truncated upstream answers asked again over TCP (RFC 7766 section 5)
+    uint64_t GetTcpRetries() const
+    {
+        return m_tcpRetries;
+    }
+
     /// \return received messages dropped (each with a traced reason)
     uint64_t GetDrops() const
     {
@@ -250,6 +256,10 @@ class AdcLdnsServer : public Application
         std::vector<Time> sentAt;    //!< when each try went
         EventId timer;               //!< the current try's timeout
         std::vector<Waiter> waiters; //!< clients to answer
+        Ptr<Socket> tcp;             //!< the TCP retry of a truncated answer, when open
+        Address tcpServer;           //!< the server it asks
+        uint16_t tcpId{0};           //!< its query's ID
+        AdcDnsTcpFramer framer;      //!< its response stream
     };
 
     /// A zone's servers and selection state.
@@ -305,6 +315,19 @@ class AdcLdnsServer : public Application
     void TryTimedOut(const Key& key);
     /// The current try of \p key failed (timeout or lame answer): next try, or SERVFAIL.
     void NextTry(const Key& key);
+    /**
+     * \brief An upstream answer came truncated (TC): ask the same server again over TCP, as a
+     * resolver must (RFC 7766 section 5; RFC 1035 section 4.2.2 framing). The try's timeout
+     * runs on; when the connection fails or the time is up, the next server is tried.
+     * \param key the query \param server the server that truncated
+     */
+    void RetryOverTcp(const Key& key, const Address& server);
+    /// Read the TCP retry's response on \p s.
+    void HandleUpstreamTcpRead(Ptr<Socket> s);
+    /// The TCP retry of \p s could not connect or closed before its answer: next try.
+    void UpstreamTcpFailed(Ptr<Socket> s);
+    /// Close \p up's TCP retry, if any.
+    void CloseUpstreamTcp(Upstream& up);
     /// Upstream query \p key ended: answer its clients with \p answer (SERVFAIL when null).
     void Complete(const Key& key, const AdcDnsMessage* answer);
     /// Keep \p answer to \p key in the cache when it may be cached.
@@ -346,6 +369,9 @@ class AdcLdnsServer : public Application
     std::vector<Ptr<Socket>> m_listen;      //!< client UDP sockets, one per family
     std::vector<Ptr<Socket>> m_listenTcp;   //!< listening TCP sockets, one per family
     std::map<Ptr<Socket>, TcpClient> m_tcp; //!< client TCP connections
+    std::map<Ptr<Socket>, Key> m_upTcp;     //!< TCP retries of truncated answers
+    bool m_tcpRetry{true};                  //!< "TcpRetry"
+    uint64_t m_tcpRetries{0};               //!< TCP retries opened
     Ptr<Socket> m_up4;                      //!< upstream IPv4 socket
     Ptr<Socket> m_up6;                      //!< upstream IPv6 socket
 
