@@ -22,6 +22,7 @@ set(ADC_SOURCES
     helper/cs/cs-helper.cc
     helper/cs/cs-show.cc
     helper/crd/crd-config.cc
+    helper/crd/crd-topology-failures.cc
     helper/crd/crd-topology-helper.cc
     helper/crd/crd-topology.cc
     helper/ilb/ilb-address-plan.cc
@@ -75,6 +76,7 @@ set(ADC_SOURCES
     model/crd/crd-cache-store.cc
     model/crd/crd-lower-tier-config.cc
     model/crd/crd-lower-tier.cc
+    model/crd/crd-orphan-reset.cc
     model/datapath/adc-datapath-hook.cc
     model/datapath/adc-hook-family.cc
     model/datapath/adc-datapath.cc
@@ -222,6 +224,7 @@ set(ADC_HEADERS
     model/crd/crd-cache-server.h
     model/crd/crd-cache-store.h
     model/crd/crd-lower-tier.h
+    model/crd/crd-orphan-reset.h
     model/datapath/adc-datapath-hook.h
     model/datapath/adc-datapath.h
     model/datapath/adc-ip-mask.h
@@ -380,6 +383,7 @@ set(ADC_TEST_SOURCES
     test/crd-cache-server-test.cc
     test/crd-cache-services-test.cc
     test/crd-cache-store-test.cc
+    test/crd-failover-test.cc
     test/crd-flows-test.cc
     test/crd-lower-tier-failures-test.cc
     test/crd-lower-tier-test.cc

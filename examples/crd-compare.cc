@@ -9,7 +9,8 @@
  *   two-tier-LEASTCONNECTION   ... by fewest open connections
  *   two-tier-URLHASH           ... by URL hash (each cache holds a share of the catalogue)
  *   one-tier-URLHASH           no upper tier: the router balances over the lower tier
- *   two-tier-URLHASH-failure   a lower-tier appliance fails mid-run
+ *   two-tier-URLHASH-failure   an appliance fails mid-window (--fail: by default CRS1's miss
+ *                              gateway, L2NS3; any upper, lower or cache; --recoverAt)
  *
  * Each run warms the caches up first: requests issued before --warmup (9 s: half-way) fill them,
  * and the headline figures count only the requests issued in the measurement window after it (to
@@ -80,7 +81,11 @@ struct Settings
     std::string variants{"two-tier-ROUNDROBIN,two-tier-LEASTCONNECTION,two-tier-URLHASH,"
                          "one-tier-URLHASH,two-tier-URLHASH-failure"};
     uint32_t failLower{1};
+    std::string fail{"gateway:CRS1"}; //!< what fails in -failure variants (CrdTopology names)
     double failAt{-1};
+    double recoverAt{-1}; //!< when it recovers (s); -1: never
+    bool missFailover{true}; //!< the cache switch tracks the miss gateways (MonitorMissGateways)
+    bool resetOrphans{true}; //!< the lower tier resets unknown connections (ResetOrphans)
     std::string pcapLink{"router-origin"};
     bool pcap{true};
     std::string outputDir{"results/crd-compare"};
@@ -227,6 +232,8 @@ BuildTopology(const Settings& s, const Variant& v, Ptr<CrdTopologyHelper>& helpe
     helper->SetAttribute("ObjectSize", UintegerValue(s.objectSize));
     helper->SetAttribute("ServerConnectionReuse", BooleanValue(s.reuse));
     helper->SetAttribute("NumOrigins", UintegerValue(s.origins));
+    helper->SetAttribute("MonitorMissGateways", BooleanValue(s.missFailover));
+    helper->SetAttribute("ResetOrphans", BooleanValue(s.resetOrphans));
     if (!s.configDir.empty())
     {
         return CrdConfig::FromDirectory(s.configDir).Build(helper);
@@ -306,7 +313,7 @@ RunOne(const Settings& s, const Variant& v, bool withPcap)
     if (v.failure)
     {
         const double at = s.failAt > 0 ? s.failAt : (WindowStart(s) + windowEnd) / 2;
-        CrdTopologyHelper::ScheduleLowerFailure(topo, s.failLower, Seconds(at));
+        CrdTopologyHelper::ScheduleFailure(topo, s.fail, Seconds(at), Seconds(s.recoverAt));
     }
     if (withPcap)
     {
@@ -463,7 +470,7 @@ CheckFiles(const AdcExperiment& exp, const Settings& s, std::vector<Variant>& va
                            "-lbMethod " + method.Get() + "), not " + v.name +
                            "; allowed with these files " + name + ", " + name + "-failure");
         }
-        if (v.failure && s.failLower >= lower.Get())
+        if (v.failure && exp.Get("failLower").IsGiven() && s.failLower >= lower.Get())
         {
             exp.Refuse("failLower",
                        "allowed 0.." + std::to_string(lower.Get() - 1) + " (the files of " +
@@ -481,7 +488,7 @@ main(int argc, char* argv[])
     Settings s;
     AdcExperiment exp("crd-compare",
                       "N-tier cache redirection at ISP scale: cache methods, one vs two tiers, "
-                      "and a lower-tier appliance failing mid-run.");
+                      "and an appliance failing mid-run.");
     exp.Add("accessNets", "access networks", s.accessNets)
         .Min(1)
         .Max(AdcIspTopologyHelper::MAX_ACCESS_NETWORKS);
@@ -546,21 +553,75 @@ main(int argc, char* argv[])
                 "contradict is refused)",
                 s.variants)
         .OneOf(VariantNames());
+    exp.Add("fail",
+            "the appliance that fails in -failure variants: L1NSi (upper), L2NSj (lower), CRSc "
+            "(cache), or gateway:CRSc (the lower appliance cache c's misses cross, its miss "
+            "gateway; the default is the seed's, L2NS3)",
+            s.fail);
     exp.Add("failLower",
-            "index of the lower appliance that fails in -failure variants (below --lower)",
+            "or: index of the lower appliance that fails in -failure variants (below --lower; "
+            "the same as --fail=L2NS<index + 1>)",
             s.failLower);
+    exp.Excludes("fail", "failLower");
     exp.AddCheck([&s, &exp]() {
-        if (s.failLower >= s.lower && s.variants.find("-failure") != std::string::npos)
+        if (exp.Get("failLower").IsGiven())
         {
-            exp.Refuse("failLower",
-                       "allowed 0.." + std::to_string(s.lower - 1) +
-                           " (an index below --lower=" + exp.Get("lower").GetText() + ")");
+            if (s.failLower >= s.lower && s.variants.find("-failure") != std::string::npos)
+            {
+                exp.Refuse("failLower",
+                           "allowed 0.." + std::to_string(s.lower - 1) +
+                               " (an index below --lower=" + exp.Get("lower").GetText() + ")");
+            }
+            s.fail = "L2NS" + std::to_string(s.failLower + 1);
         }
+        const std::string gw = "gateway:";
+        const std::string target = s.fail.rfind(gw, 0) == 0 ? s.fail.substr(gw.size()) : s.fail;
+        const bool gateway = target.size() < s.fail.size();
+        for (const auto& [prefix, count] :
+             std::vector<std::pair<std::string, uint32_t>>{{"L1NS", gateway ? 0 : s.upper},
+                                                           {"L2NS", gateway ? 0 : s.lower},
+                                                           {"CRS", s.caches}})
+        {
+            for (uint32_t i = 1; i <= count; ++i)
+            {
+                if (target == prefix + std::to_string(i))
+                {
+                    return;
+                }
+            }
+        }
+        exp.Refuse("fail",
+                   "allowed L1NS1..L1NS" + std::to_string(s.upper) + ", L2NS1..L2NS" +
+                       std::to_string(s.lower) + ", CRS1..CRS" + std::to_string(s.caches) +
+                       ", gateway:CRS1..gateway:CRS" + std::to_string(s.caches));
     });
     exp.Add("failAt", "when it fails (s)", s.failAt)
         .Above(0)
         .Special(-1, "the middle of the measurement window");
     exp.Less("failAt", "duration");
+    exp.Add("recoverAt",
+            "when the failed appliance recovers (s; after --failAt): its interfaces come back "
+            "and the monitors bring it back into use",
+            s.recoverAt)
+        .Above(0)
+        .Special(-1, "never");
+    exp.AddCheck([&s, &exp]() {
+        const double failAt = s.failAt > 0 ? s.failAt : (WindowStart(s) + WindowEnd(s)) / 2;
+        if (s.recoverAt > 0 && s.recoverAt <= failAt)
+        {
+            exp.Refuse("recoverAt",
+                       "allowed after the failure (--failAt: " + std::to_string(failAt) + " s)");
+        }
+    });
+    exp.Add("missFailover",
+            "the cache switch probes the lower tier and moves a cache's misses off a failed "
+            "miss gateway to the next lower appliance up (0: the fixed miss gateway of earlier "
+            "releases, a single point of failure)",
+            s.missFailover);
+    exp.Add("resetOrphans",
+            "a lower appliance resets a segment of a connection it does not have, as TCP "
+            "does (0: drops it silently, ns-3's listening sockets' behaviour; the peer times out)",
+            s.resetOrphans);
     exp.Add("pcapLink",
             "link to capture in the first variant (e.g. router-origin, switch-CRS1, "
             "L1NS1-L2NS2)",

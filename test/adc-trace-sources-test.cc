@@ -39,6 +39,7 @@
 #include "ns3/core-module.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-cache-store.h"
+#include "ns3/crd-orphan-reset.h"
 #include "ns3/crd-lower-tier.h"
 #include "ns3/cs-policy.h"
 #include "ns3/cs-virtual-server.h"
@@ -274,6 +275,7 @@ AllCases()
                   "Sample",
                   AdcThroughputSampler,
                   SampleTracedCallback),
+        ADC_TRACE(CrdOrphanReset, CrdOrphanReset, "Reset", CrdOrphanReset, ResetTracedCallback),
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Hit", CrdCacheStore, KeyTracedCallback),
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Miss", CrdCacheStore, KeyTracedCallback),
         ADC_TRACE(CrdCacheStore, CrdCacheStore, "Evict", CrdCacheStore, EvictTracedCallback),

@@ -176,6 +176,12 @@ CrdRoutePlan::InstallRouter(CrdTopology& t, const Fabric& f, const Methods& meth
         {
             const AdcCoreAttachment& a = f.upper[i];
             hops.push_back(Hop(a.GetCoreInterface(), a.GetNodeAddress(), t.upperNames[i]));
+            // The router tracks each upper appliance (routerMonitor pings it): a failed one
+            // leaves both rules, and its flows rehash to the others (sessionless, so they
+            // keep their lower appliance).
+            hops.back().service = CreateObject<AdcService>();
+            hops.back().service->Configure(t.upperNames[i], a.GetNodeAddress(), "ANY", 0);
+            t.upperTierServices.push_back(hops.back().service);
         }
         AdcPolicyRule r = Balance("to-upper-tier", methods.router, hops);
         r.dstNet = kOriginNet;
@@ -294,24 +300,76 @@ CrdRoutePlan::InstallLowerTier(CrdTopology& t, const Fabric& f)
 void
 CrdRoutePlan::InstallCacheSwitch(CrdTopology& t, const Fabric& f)
 {
-    // Each cache's traffic to the origin goes to its miss gateway; the caches route through
-    // the switch.
+    // Each cache's traffic to the origin goes to its miss gateway, or, while the switch's
+    // monitor says that appliance is DOWN, to the next lower appliance that is not: a tracked
+    // static route with floating backups, as an L3 switch tracks its next hops with probes. A
+    // BALANCE rule with exactly one hop up forwards without changing the TTL, as the seed's
+    // layer-2 switch does. The caches route through the switch.
     for (uint32_t c = 0; c < t.caches.GetN(); ++c)
     {
         Static(t.caches.Get(c))->SetDefaultRoute(f.sc[c].addrA, f.sc[c].ifB);
     }
     t.switchRouting = AddPolicy(t.cacheSwitch);
+    const uint32_t n = t.lower.GetN();
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        Ptr<AdcService> service = CreateObject<AdcService>();
+        service->Configure(t.lowerNames[j], f.ls[j].addrA, "HTTP", kHttpPort);
+        t.missGatewayServices.push_back(service);
+    }
+    Ptr<CrdMissRouteTracker> tracker = Create<CrdMissRouteTracker>();
+    tracker->routing = t.switchRouting;
+    tracker->services = t.missGatewayServices;
     for (uint32_t c = 0; c < t.caches.GetN(); ++c)
     {
-        const uint32_t g = t.missGateway[c];
-        AdcPolicyRule r = Rule("miss-" + t.cacheNames[c], AdcPolicyRule::FORWARD);
+        AdcPolicyRule r = Balance("miss-" + t.cacheNames[c], "hash-ip-port", {});
         r.srcNet = t.cacheAddresses[c];
         r.srcMask = Ipv4Mask("255.255.255.255");
         r.dstNet = kOriginNet;
         r.dstMask = kOriginMask;
-        r.nextHops.push_back(Hop(f.ls[g].ifB, f.ls[g].addrA, t.lowerNames[g]));
-        t.switchRouting->AddRule(r);
+        std::vector<uint32_t> order;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            const uint32_t g = (t.missGateway[c] + k) % n;
+            order.push_back(g);
+            r.nextHops.push_back(Hop(f.ls[g].ifB, f.ls[g].addrA, t.lowerNames[g]));
+        }
+        t.missRules.push_back(t.switchRouting->AddRule(r));
+        t.missPreference.push_back(order);
     }
+    tracker->rules = t.missRules;
+    tracker->preference = t.missPreference;
+    for (const Ptr<AdcService>& service : t.missGatewayServices)
+    {
+        service->TraceConnectWithoutContext(
+            "StateChange",
+            MakeCallback(&CrdMissRouteTracker::Changed, tracker));
+    }
+    tracker->Update();
+}
+
+void
+CrdMissRouteTracker::Update()
+{
+    for (uint32_t c = 0; c < rules.size(); ++c)
+    {
+        bool chosen = false;
+        for (uint32_t h = 0; h < preference[c].size(); ++h)
+        {
+            // UNKNOWN (before the first probe, or no monitor) keeps the hop, as services do.
+            const bool up = !chosen && services[preference[c][h]]->IsUp(true);
+            routing->SetNextHopUp(rules[c], h, up);
+            chosen = chosen || up;
+        }
+    }
+}
+
+void
+CrdMissRouteTracker::Changed(const std::string& /* name */,
+                             AdcService::State /* before */,
+                             AdcService::State /* now */)
+{
+    Update();
 }
 
 void

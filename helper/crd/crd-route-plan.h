@@ -14,6 +14,7 @@
 #include "ns3/crd-topology.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
+#include "ns3/simple-ref-count.h"
 
 #include <cstdint>
 #include <string>
@@ -21,6 +22,25 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup adc
+ * \brief The cache switch's miss routes follow the switch's services of the lower tier: for
+ * each cache, the first lower appliance in its order of preference whose service is not DOWN
+ * is the one hop up of its rule (a tracked static route with floating backups).
+ */
+struct CrdMissRouteTracker : public SimpleRefCount<CrdMissRouteTracker>
+{
+    Ptr<AdcPolicyRouting> routing;                 //!< the switch's
+    std::vector<uint32_t> rules;                   //!< per cache: its miss rule
+    std::vector<std::vector<uint32_t>> preference; //!< per cache: lower appliances, in order
+    std::vector<Ptr<AdcService>> services;         //!< per lower appliance: the switch's
+
+    /// \brief Put exactly one hop of each rule up: the first whose service is not DOWN.
+    void Update();
+    /// \brief A service's "StateChange": Update().
+    void Changed(const std::string& name, AdcService::State before, AdcService::State now);
+};
 
 /**
  * \ingroup adc
@@ -42,7 +62,8 @@ namespace ns3
  *   the router to clients), then "vserver-any" (BALANCE over the lower tier); as plain routers,
  *   static routes instead;
  * - lower appliance: "intercept-client", "intercept-miss", "origin-return" (LOCAL);
- * - cache switch: "miss-<CRSc>" (FORWARD to the cache's miss gateway);
+ * - cache switch: "miss-<CRSc>" (BALANCE over every lower appliance with one hop up: the
+ *   cache's miss gateway, or while it is DOWN the next one up; CrdMissRouteTracker);
  * - origin: no rule (its default route leads to the router).
  *
  * Each "vserver-any" hop follows a service (AdcNextHop::service) made for it: one per balancer

@@ -12,6 +12,9 @@
 #include "ns3/crd-cache-policy.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-routing-table-entry.h"
+#include "ns3/ipv4-static-routing.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/simulator.h"
@@ -29,33 +32,6 @@ NS_OBJECT_ENSURE_REGISTERED(CrdTopologyHelper);
 
 namespace
 {
-
-void
-NodeDown(Ptr<Node> node)
-{
-    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
-    for (uint32_t i = 1; i < ipv4->GetNInterfaces(); ++i)
-    {
-        ipv4->SetDown(i);
-    }
-}
-
-/// Take node \p index of \p nodes down at \p at; \p what and \p count name it in errors.
-void
-ScheduleNodeDown(const NodeContainer& nodes,
-                 uint32_t index,
-                 Time at,
-                 const std::string& what,
-                 const std::string& count)
-{
-    if (index >= nodes.GetN())
-    {
-        throw AdcConfigError("CrdTopologyHelper: " + what + " " + std::to_string(index) +
-                             " does not exist (" + count + " = " + std::to_string(nodes.GetN()) +
-                             ")");
-    }
-    Simulator::Schedule(at, &NodeDown, nodes.Get(index));
-}
 
 std::string
 Numbered(const std::string& prefix, uint32_t i)
@@ -202,6 +178,26 @@ CrdTopologyHelper::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&CrdTopologyHelper::m_monitorCaches),
                           MakeBooleanChecker())
+            .AddAttribute("MonitorMissGateways",
+                          "The cache switch probes the lower tier (TCP to each MIP, port 80) and "
+                          "sends a cache's misses to the next lower appliance up while its miss "
+                          "gateway is DOWN (false: the fixed miss gateway, no failover).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CrdTopologyHelper::m_monitorMissGateways),
+                          MakeBooleanChecker())
+            .AddAttribute("ResetOrphans",
+                          "The lower tier resets segments of connections it does not have (RFC "
+                          "793; false: they are dropped silently, ns-3's listening sockets' "
+                          "behaviour): CrdOrphanReset.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CrdTopologyHelper::m_orphanReset),
+                          MakeBooleanChecker())
+            .AddAttribute("MonitorUpperTier",
+                          "The router pings the upper tier and stops sending to a failed "
+                          "appliance (false: it balances over every upper appliance always).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CrdTopologyHelper::m_monitorUpper),
+                          MakeBooleanChecker())
             .AddAttribute("MonitorInterval",
                           "Interval of those monitors.",
                           TimeValue(Seconds(1)),
@@ -282,6 +278,9 @@ CrdTopologyHelper::CrdTopologyHelper()
       m_missGatewayOffset(2),
       m_monitorLower(true),
       m_monitorCaches(true),
+      m_monitorMissGateways(true),
+      m_monitorUpper(true),
+      m_orphanReset(true),
       m_monitorRetries(2),
       m_lowerMode(PROXY),
       m_upperMode(APPLIANCE),
@@ -684,14 +683,18 @@ CrdTopologyHelper::InstallApplications(CrdTopology& t)
         app->SetRouting(t.lowerRouting[j]);
         t.lower.Get(j)->AddApplication(app);
         t.lowerApps.push_back(app);
+        Ptr<CrdOrphanReset> reset = CreateObject<CrdOrphanReset>();
+        reset->SetAttribute("Enabled", BooleanValue(m_orphanReset));
+        reset->Install(t.lower.Get(j));
+        t.lowerResets.push_back(reset);
     }
 }
 
 Ptr<AdcHealthMonitor>
-CrdTopologyHelper::MakeMonitor(const std::string& name) const
+CrdTopologyHelper::MakeMonitor(const std::string& name, bool ping) const
 {
     Ptr<AdcHealthMonitor> m = CreateObject<AdcHealthMonitor>();
-    m->SetAttribute("Type", EnumValue(AdcHealthMonitor::TCP));
+    m->SetAttribute("Type", EnumValue(ping ? AdcHealthMonitor::PING : AdcHealthMonitor::TCP));
     m->SetAttribute("Name", StringValue(name));
     m->SetAttribute("Interval", TimeValue(m_monitorInterval));
     m->SetAttribute("ResponseTimeout", TimeValue(m_monitorTimeout));
@@ -733,18 +736,24 @@ CrdTopologyHelper::InstallMonitors(CrdTopology& t)
             t.lowerMonitors.push_back(m);
         }
     }
-}
-
-void
-CrdTopologyHelper::ScheduleLowerFailure(const CrdTopology& topo, uint32_t index, Time at)
-{
-    ScheduleNodeDown(topo.lower, index, at, "lower appliance", "NumLower");
-}
-
-void
-CrdTopologyHelper::ScheduleCacheFailure(const CrdTopology& topo, uint32_t index, Time at)
-{
-    ScheduleNodeDown(topo.caches, index, at, "cache", "NumCaches");
+    if (m_monitorMissGateways && m_numCaches > 0)
+    {
+        t.switchMonitor = MakeMonitor("tcp-miss-gateways");
+        for (const Ptr<AdcService>& service : t.missGatewayServices)
+        {
+            service->BindMonitor(t.switchMonitor);
+        }
+        t.cacheSwitch->AddApplication(t.switchMonitor);
+    }
+    if (m_monitorUpper && !t.upperTierServices.empty())
+    {
+        t.routerMonitor = MakeMonitor("ping-upper-tier", true);
+        for (const Ptr<AdcService>& service : t.upperTierServices)
+        {
+            service->BindMonitor(t.routerMonitor);
+        }
+        t.router->AddApplication(t.routerMonitor);
+    }
 }
 
 } // namespace ns3

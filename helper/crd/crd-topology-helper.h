@@ -41,7 +41,9 @@ namespace ns3
  * destination); a cache fetches a miss from the origin of the request's Host
  * (CrdCacheServer::AddOrigin) and keys its store by host and URL. Caches reach the
  * origin through a lower appliance (their miss gateway), which intercepts, takes the client IP
- * from the header and connects from its own range. Responses to clients leave the lower tier
+ * from the header and connects from its own range; the cache switch tracks the miss gateways
+ * ("MonitorMissGateways") and sends a cache's misses to the next lower appliance up while its
+ * gateway is DOWN (a tracked static route with floating backups, CrdMissRouteTracker). Responses to clients leave the lower tier
  * straight to the router. The lower appliances know each other as Via peers
  * (CrdLowerTierAppliance::AddViaPeer), so a miss crossing another appliance is recognised.
  *
@@ -53,8 +55,12 @@ namespace ns3
  * "MonitorInterval", "MonitorTimeout", "MonitorRetries"): each balancer of the lower tier runs
  * one monitor bound to its services of the lower appliances (CrdTopology::lowerTierServices),
  * which the next hops of its BALANCE rule follow ("MonitorLowerTier"); each lower appliance runs
- * one monitor bound to the cache services of its cache vserver ("MonitorCaches"). A back-end is
- * out of rotation while its service is DOWN; before the first verdict (UNKNOWN) it is in use.
+ * one monitor bound to the cache services of its cache vserver ("MonitorCaches"); the cache
+ * switch runs one bound to its services of the lower appliances' MIPs
+ * (CrdTopology::missGatewayServices, "MonitorMissGateways"); the router pings the upper tier
+ * (CrdTopology::upperTierServices, "MonitorUpperTier"). A back-end is out of rotation while its
+ * service is DOWN; before the first verdict (UNKNOWN) it is in use. Each lower appliance resets
+ * segments of connections it does not have (CrdOrphanReset, "ResetOrphans").
  *
  * Baselines for benchmarks replace a tier by something plainer, with client traffic taking
  * the same links:
@@ -124,6 +130,21 @@ class CrdTopologyHelper : public Object
     static void ScheduleLowerFailure(const CrdTopology& topo, uint32_t index, Time at);
 
     /**
+     * \brief Fail an appliance at \p at (every interface down: it neither receives nor sends,
+     * so its connections end as their peers see fit) and, optionally, recover it (interfaces
+     * up again; the node kept its sockets, whose peers have given up by then).
+     * \param topo the built topology
+     * \param name L1NSi, L2NSj, CRSc, or gateway:CRSc (CrdTopology::FindAppliance)
+     * \param at when it fails
+     * \param recoverAt when it recovers; zero or negative: never
+     * \throw AdcConfigError for an unknown name, or a recovery not after the failure
+     */
+    static void ScheduleFailure(const CrdTopology& topo,
+                                const std::string& name,
+                                Time at,
+                                Time recoverAt = Seconds(-1));
+
+    /**
      * \brief Take a cache server down at \p at.
      * \param topo the built topology
      * \param index cache index
@@ -153,7 +174,8 @@ class CrdTopologyHelper : public Object
     /// \param t the topology: install the health monitors, bound to the services
     void InstallMonitors(CrdTopology& t);
     /// \return a TCP monitor named \p name with the helper's monitor settings
-    Ptr<AdcHealthMonitor> MakeMonitor(const std::string& name) const;
+    /// \param ping a PING monitor rather than TCP
+    Ptr<AdcHealthMonitor> MakeMonitor(const std::string& name, bool ping = false) const;
     /// Check the settings of UpperTierMode ROUTER (AdcConfigError on a combination that fails).
     void ValidateRouterMode() const;
 
@@ -189,6 +211,9 @@ class CrdTopologyHelper : public Object
     Time m_originDelay;           //!< origin links' delay
     bool m_monitorLower;          //!< upper tier probes the lower tier
     bool m_monitorCaches;         //!< lower tier probes the caches
+    bool m_monitorMissGateways;   //!< the cache switch tracks the caches' miss gateways
+    bool m_monitorUpper;          //!< the router pings the upper tier
+    bool m_orphanReset;           //!< the lower tier resets unknown connections' segments
     Time m_monitorInterval;       //!< probe interval
     Time m_monitorTimeout;        //!< probe timeout
     uint32_t m_monitorRetries;    //!< failures before DOWN

@@ -25,6 +25,55 @@ CrdTopology::GetLowerTierBalancers() const
     return out;
 }
 
+int32_t
+CrdTopology::GetMissGatewayInUse(uint32_t cache) const
+{
+    if (cache >= missRules.size())
+    {
+        throw AdcConfigError("CrdTopology: cache " + std::to_string(cache) + " does not exist (" +
+                             std::to_string(missRules.size()) + " caches)");
+    }
+    for (uint32_t h = 0; h < missPreference[cache].size(); ++h)
+    {
+        if (switchRouting->IsNextHopUp(missRules[cache], h))
+        {
+            return static_cast<int32_t>(missPreference[cache][h]);
+        }
+    }
+    return -1;
+}
+
+Ptr<Node>
+CrdTopology::FindAppliance(const std::string& name) const
+{
+    const std::string gw = "gateway:";
+    const bool gateway = name.rfind(gw, 0) == 0;
+    const std::string target = gateway ? name.substr(gw.size()) : name;
+    std::string allowed;
+    const std::vector<std::pair<const std::vector<std::string>*, const NodeContainer*>> groups{
+        {&upperNames, &upper},
+        {&lowerNames, &lower},
+        {&cacheNames, &caches}};
+    for (const auto& [names, nodes] : groups)
+    {
+        for (uint32_t i = 0; i < names->size(); ++i)
+        {
+            if ((*names)[i] == target && (!gateway || nodes == &caches))
+            {
+                return gateway ? lower.Get(missGateway[i]) : nodes->Get(i);
+            }
+        }
+        if (!names->empty())
+        {
+            allowed += (allowed.empty() ? "" : ", ") + names->front() + ".." + names->back();
+        }
+    }
+    throw AdcConfigError("'" + name + "' is no appliance of this topology; allowed: " + allowed +
+                         (caches.GetN() > 0 ? ", or gateway:" + cacheNames.front() + ".." +
+                                                  cacheNames.back() + " (a cache's miss gateway)"
+                                            : std::string()));
+}
+
 std::string
 CrdTopology::NameOf(Ptr<Node> node) const
 {
@@ -40,6 +89,13 @@ CrdTopology::AssignStreams(int64_t stream) const
     for (const auto* monitors : {&upperMonitors, &lowerMonitors})
     {
         for (const auto& m : *monitors)
+        {
+            stream += m->AssignStreams(stream);
+        }
+    }
+    for (const Ptr<AdcHealthMonitor>& m : {switchMonitor, routerMonitor})
+    {
+        if (m)
         {
             stream += m->AssignStreams(stream);
         }

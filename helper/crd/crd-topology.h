@@ -20,6 +20,7 @@
 #include "ns3/adc-tcp-relay.h"
 #include "ns3/crd-cache-server.h"
 #include "ns3/crd-lower-tier.h"
+#include "ns3/crd-orphan-reset.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 
@@ -73,6 +74,8 @@ struct CrdTopology
 
     std::vector<Ptr<CrdLowerTierAppliance>> lowerApps; //!< the lower tier's proxies (PROXY mode)
     std::vector<Ptr<AdcTcpRelay>> relayApps;           //!< the lower tier's relays (RELAY mode)
+    /// Per lower appliance (PROXY mode): resets the segments of connections it does not have
+    std::vector<Ptr<CrdOrphanReset>> lowerResets;
     std::vector<Ptr<CrdCacheServer>> cacheApps;        //!< the cache servers
     Ptr<AdcHttpServer> originApp;                      //!< the first origin's HTTP server
 
@@ -97,6 +100,33 @@ struct CrdTopology
 
     std::vector<Ptr<AdcHealthMonitor>> upperMonitors; //!< per balancer: bound to its services
     std::vector<Ptr<AdcHealthMonitor>> lowerMonitors; //!< per lower: bound to its cache services
+
+    /// The caches' miss path (a tracked route with floating backups on the cache network's
+    /// switch): per cache, the switch's rule "miss-<CRSc>", whose hops are every lower
+    /// appliance in the cache's order of preference (its miss gateway first, then the next
+    /// ones); exactly one hop is up, the first whose service is not DOWN.
+    std::vector<uint32_t> missRules;
+    /// Per cache: its hops' lower appliances, in order of preference (missGateway first).
+    std::vector<std::vector<uint32_t>> missPreference;
+    /// Per lower appliance: the switch's service for it (its MIP, port 80), which the miss
+    /// routes track; switchMonitor probes them (MonitorMissGateways).
+    std::vector<Ptr<AdcService>> missGatewayServices;
+    Ptr<AdcHealthMonitor> switchMonitor; //!< the switch's monitor of the lower tier (or null)
+    /// Per upper appliance: the router's service for it, which the router's "to-upper-tier"
+    /// and "origin-return" hops follow; routerMonitor pings them (MonitorUpperTier).
+    std::vector<Ptr<AdcService>> upperTierServices;
+    Ptr<AdcHealthMonitor> routerMonitor; //!< the router's monitor of the upper tier (or null)
+
+    /// \param cache a cache index \return the lower appliance its misses cross now (the first
+    /// hop of its miss rule that is up), or -1 when none is up
+    int32_t GetMissGatewayInUse(uint32_t cache) const;
+    /**
+     * \param name an appliance's name (L1NSi, L2NSj, CRSc) or "gateway:CRSc" (the miss
+     * gateway of that cache, missGateway)
+     * \return its node
+     * \throw AdcConfigError naming \p name and the names allowed
+     */
+    Ptr<Node> FindAppliance(const std::string& name) const;
 
     std::map<std::string, NetDeviceContainer> links; //!< every link by name, e.g. "L1NS1-L2NS2"
     std::map<uint32_t, std::string> names;           //!< node id -> name
