@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import adc_analytic  # noqa: E402  (Che's approximation)
 import adc_scriptutil  # noqa: E402  (bad input: one line on stderr, exit 2)
 
 
@@ -334,31 +335,11 @@ def case_ilb_hash(ctx):
 
 # ---- CRD: Che's approximation -------------------------------------------------------------------
 
-def che(probabilities, k):
-    """LRU hit ratio of k objects (Che, Tung and Wang, IEEE JSAC 20(7), 2002, eq. 3-4):
-    T solves sum_i (1 - exp(-p_i T)) = k; the hit ratio is sum_i p_i (1 - exp(-p_i T))."""
-    if len(probabilities) <= k:
-        return 1.0
-    lo, hi = 0.0, 1e12
-    for _ in range(200):
-        t = (lo + hi) / 2
-        if sum(1 - math.exp(-p * t) for p in probabilities) < k:
-            lo = t
-        else:
-            hi = t
-    return sum(p * (1 - math.exp(-p * lo)) for p in probabilities)
-
-
 def crd_predictions(n, k, zipf, caches):
-    w = [i ** -zipf for i in range(1, n + 1)]
-    total = sum(w)
-    p = [x / total for x in w]
-    rr = che(p, k)
-    # URLHASH partitions the catalogue among the caches; a cache sees its part's objects with
-    # their probabilities renormalized (a rank-interleaved split stands for the hash's).
-    parts = [[p[i] for i in range(n) if i % caches == c] for c in range(caches)]
-    uh = sum(sum(part) * che([q / sum(part) for q in part], k) for part in parts)
-    return rr, uh
+    """(ROUNDROBIN, URLHASH) hit ratios by Che's approximation: round robin's caches each see
+    the whole catalogue; URLHASH's see their partition (a rank-interleaved split stands for the
+    hash's)."""
+    return adc_analytic.partitioned_lru(adc_analytic.zipf(n, zipf), k, caches)
 
 
 def case_crd_che(ctx):

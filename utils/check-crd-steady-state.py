@@ -33,11 +33,13 @@ Exit 0 when every check passes, 1 with what failed, 2 for bad usage.
 
 import argparse
 import csv
-import math
 import pathlib
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import adc_analytic  # noqa: E402  (Che's approximation)
 
 CLIENTS = ["--accessNets=2", "--clientsPerNet=20", "--rate=5", "--objectSize=1000",
            "--zipf=0.8", "--cacheable=0.9", "--caches=3", "--duration=8", "--warmup=4",
@@ -58,29 +60,9 @@ GAP_SHARE = 1 / 3
 TOLERANCE = 0.1  # measured against Che's prediction, same reasons
 
 
-def che(probabilities, k):
-    """LRU hit ratio of a cache of k objects by Che's approximation (probabilities sum to 1)."""
-    if len(probabilities) <= k:
-        return 1.0
-    lo, hi = 0.0, 1e12
-    for _ in range(200):
-        t = (lo + hi) / 2
-        if sum(1 - math.exp(-p * t) for p in probabilities) < k:
-            lo = t
-        else:
-            hi = t
-    return sum(p * (1 - math.exp(-p * lo)) for p in probabilities)
-
-
 def predictions(n, k):
     """(ROUNDROBIN, URLHASH) predicted hit ratios for catalogue n, caches of k objects."""
-    w = [i ** -ZIPF for i in range(1, n + 1)]
-    total = sum(w)
-    p = [x / total for x in w]
-    rr = che(p, k)
-    parts = [[p[i] for i in range(n) if i % CACHES == c] for c in range(CACHES)]
-    uh = sum(sum(part) * che([q / sum(part) for q in part], k) for part in parts)
-    return rr, uh
+    return adc_analytic.partitioned_lru(adc_analytic.zipf(n, ZIPF), k, CACHES)
 
 
 def run(program, out, size):
