@@ -20,20 +20,10 @@ using namespace ns3::adctest;
 using ns3::cstest::CsVirtualServerTest;
 using ns3::cstest::NscValue;
 
+using ns3::cstest::Get;
+
 namespace
 {
-
-/// \param cookie a Cookie header value ("" for none) \return a GET request
-std::string
-Get(const std::string& cookie)
-{
-    std::string r = "GET /obj/1 HTTP/1.1\r\nHost: www.example.com\r\n";
-    if (!cookie.empty())
-    {
-        r += "Cookie: " + cookie + "\r\n";
-    }
-    return r + "\r\n";
-}
 
 /// The fixture with a second v1 service "v1-b" (servers[1], port 8080) on LB1 (round robin).
 class CsLbPersistenceTest : public CsVirtualServerTest
@@ -175,12 +165,22 @@ TEST_F(CsLbPersistenceTest, CookieIsWrittenInTheAppliancesSpelling)
     // GMT;path=/;httponly". The request at 1 s after the epoch (2026-01-01, a Thursday) with
     // a 2-minute timeout expires at 00:02:01 (CTX108883: now + timeout).
     const std::string v1a = NscValue(lan.ServerIp(1), 80);
-    EXPECT_EQ(CsVirtualServer::BuildNscSetCookie("NSC_DT-1MC1", v1a, 0, Minutes(2), Seconds(1),
-                                                 true, AdcSetCookie::kDefaultEpoch),
+    EXPECT_EQ(CsVirtualServer::BuildNscSetCookie("NSC_DT-1MC1",
+                                                 v1a,
+                                                 0,
+                                                 Minutes(2),
+                                                 Seconds(1),
+                                                 true,
+                                                 AdcSetCookie::kDefaultEpoch),
               "NSC_DT-1MC1=" + v1a + ";expires=Thu, 01-Jan-2026 00:02:01 GMT;path=/;httponly");
     // -httpOnlyCookieFlag DISABLED: no httponly.
-    EXPECT_EQ(CsVirtualServer::BuildNscSetCookie("NSC_DT-1MC1", v1a, 0, Minutes(2), Seconds(1),
-                                                 false, AdcSetCookie::kDefaultEpoch),
+    EXPECT_EQ(CsVirtualServer::BuildNscSetCookie("NSC_DT-1MC1",
+                                                 v1a,
+                                                 0,
+                                                 Minutes(2),
+                                                 Seconds(1),
+                                                 false,
+                                                 AdcSetCookie::kDefaultEpoch),
               "NSC_DT-1MC1=" + v1a + ";expires=Thu, 01-Jan-2026 00:02:01 GMT;path=/");
     // Version 1: a relative time (CTX108883), read by a user agent as RFC 6265 says.
     const std::optional<AdcSetCookie::Parsed> p = AdcSetCookie::Parse(
@@ -192,8 +192,13 @@ TEST_F(CsLbPersistenceTest, CookieIsWrittenInTheAppliancesSpelling)
     EXPECT_EQ(p->path, "/");
     // A user agent reads the version 0 date (RFC 6265 5.1.1 takes '-' as a delimiter).
     const std::optional<AdcSetCookie::Parsed> q =
-        AdcSetCookie::Parse(CsVirtualServer::BuildNscSetCookie(
-            "NSC_DT-1MC1", v1a, 0, Minutes(2), Seconds(1), true, AdcSetCookie::kDefaultEpoch));
+        AdcSetCookie::Parse(CsVirtualServer::BuildNscSetCookie("NSC_DT-1MC1",
+                                                               v1a,
+                                                               0,
+                                                               Minutes(2),
+                                                               Seconds(1),
+                                                               true,
+                                                               AdcSetCookie::kDefaultEpoch));
     ASSERT_TRUE(q.has_value());
     EXPECT_EQ(q->expires.value_or(0), AdcSetCookie::kDefaultEpoch + 121);
     // The deletion of a stale cookie is in the past for a user agent.
@@ -234,9 +239,9 @@ TEST_F(CsLbPersistenceTest, SetLbParameterReachesTheCookieThroughTheHelper)
             << e.what();
     }
     // lbparameter: "a maximum of 31 characters".
-    EXPECT_THROW(reader.ReadString("set lb parameter -cookiePassphrase " + std::string(32, 'p'),
-                                   "y.conf"),
-                 AdcConfigError);
+    EXPECT_THROW(
+        reader.ReadString("set lb parameter -cookiePassphrase " + std::string(32, 'p'), "y.conf"),
+        AdcConfigError);
     reader.GetStore().Clear();
 }
 

@@ -219,6 +219,18 @@ NscValue(Ipv4Address ip, uint16_t port)
     return buf;
 }
 
+/// \param cookie a Cookie header value ("" for none) \return a GET request for /obj/1
+inline std::string
+Get(const std::string& cookie)
+{
+    std::string r = "GET /obj/1 HTTP/1.1\r\nHost: www.example.com\r\n";
+    if (!cookie.empty())
+    {
+        r += "Cookie: " + cookie + "\r\n";
+    }
+    return r + "\r\n";
+}
+
 } // namespace cstest
 } // namespace ns3
 

@@ -20,6 +20,8 @@ using namespace ns3::adctest;
 using ns3::cstest::CsVirtualServerTest;
 using ns3::cstest::NscValue;
 
+using ns3::cstest::Get;
+
 namespace
 {
 
@@ -77,18 +79,6 @@ TEST_F(CsVirtualServerTest, ScenarioTwoSourceIpKeepsOldSessionsAndSendsNewClient
 
 namespace
 {
-
-/// \param cookie a Cookie header value ("" for none) \return a GET request for /obj/1
-std::string
-Get(const std::string& cookie)
-{
-    std::string r = "GET /obj/1 HTTP/1.1\r\nHost: www.example.com\r\n";
-    if (!cookie.empty())
-    {
-        r += "Cookie: " + cookie + "\r\n";
-    }
-    return r + "\r\n";
-}
 
 } // namespace
 

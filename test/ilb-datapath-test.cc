@@ -8,6 +8,7 @@
  */
 
 #include "adc-test-accounting.h"
+#include "ilb-test-recorders.h"
 
 #include "ns3/adc-datapath.h"
 #include "ns3/adc-http-helper.h"
@@ -262,19 +263,6 @@ TEST_F(AdcPacketRewrite, ReadTransportReadsTcpFieldsAndNeverPastTheEnd)
 
 // ---------------------------------------------------------------------------------------------
 // The engine's edges as illumos ilb_check has them, one packet at a time
-
-/// Records the verdicts instead of carrying them out.
-class RecordingEgress : public AdcEgress
-{
-  public:
-    std::string Send(const AdcVerdict& verdict) override
-    {
-        sent.push_back(verdict);
-        return "";
-    }
-
-    std::vector<AdcVerdict> sent; //!< every verdict, in order
-};
 
 const AdcIpAddress kEdgeVip(Ipv4Address("10.9.9.9"));
 const AdcIpAddress kEdgeClient(Ipv4Address("10.0.0.1"));

@@ -136,19 +136,6 @@ TEST(IlbAlgorithmHash, DelServerShrinksTheTableSoTheModulusChanges)
 // ---------------------------------------------------------------------------------------------
 // The appliance, one packet at a time
 
-/// Records the verdicts instead of carrying them out.
-class RecordingEgress : public AdcEgress
-{
-  public:
-    std::string Send(const AdcVerdict& verdict) override
-    {
-        sent.push_back(verdict);
-        return "";
-    }
-
-    std::vector<AdcVerdict> sent; //!< every verdict, in order
-};
-
 const AdcIpAddress kSetVip(Ipv4Address("10.9.9.9"));
 
 /// \return server k's address, 10.1.0.(2 + k)

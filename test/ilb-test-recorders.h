@@ -13,6 +13,7 @@
 #include "adc-test-fixtures.h"
 
 #include "ns3/adc-config-error.h"
+#include "ns3/adc-datapath.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/ilb-appliance.h"
@@ -464,6 +465,19 @@ struct IlbLog
         }
         return out;
     }
+};
+
+/// Records the verdicts instead of carrying them out.
+class RecordingEgress : public AdcEgress
+{
+  public:
+    std::string Send(const AdcVerdict& verdict) override
+    {
+        sent.push_back(verdict);
+        return "";
+    }
+
+    std::vector<AdcVerdict> sent; //!< every verdict, in order
 };
 
 } // namespace ilbtest
