@@ -318,8 +318,11 @@ CrdRoutePlan::InstallCacheSwitch(CrdTopology& t, const Fabric& f)
         t.missGatewayServices.push_back(service);
     }
     Ptr<CrdMissRouteTracker> tracker = Create<CrdMissRouteTracker>();
-    tracker->routing = t.switchRouting;
-    tracker->services = t.missGatewayServices;
+    tracker->routing = PeekPointer(t.switchRouting);
+    for (const Ptr<AdcService>& service : t.missGatewayServices)
+    {
+        tracker->services.push_back(PeekPointer(service));
+    }
     for (uint32_t c = 0; c < t.caches.GetN(); ++c)
     {
         AdcPolicyRule r = Balance("miss-" + t.cacheNames[c], "hash-ip-port", {});
@@ -341,9 +344,8 @@ CrdRoutePlan::InstallCacheSwitch(CrdTopology& t, const Fabric& f)
     tracker->preference = t.missPreference;
     for (const Ptr<AdcService>& service : t.missGatewayServices)
     {
-        service->TraceConnectWithoutContext(
-            "StateChange",
-            MakeCallback(&CrdMissRouteTracker::Changed, tracker));
+        service->TraceConnectWithoutContext("StateChange",
+                                            MakeCallback(&CrdMissRouteTracker::Changed, tracker));
     }
     tracker->Update();
 }

@@ -31,10 +31,12 @@ namespace ns3
  */
 struct CrdMissRouteTracker : public SimpleRefCount<CrdMissRouteTracker>
 {
-    Ptr<AdcPolicyRouting> routing;                 //!< the switch's
+    // Plain pointers: the services hold the tracker (their "StateChange" callbacks), and the
+    // switch's node holds its routing; Ptr here would make a cycle that is never freed.
+    AdcPolicyRouting* routing{nullptr};            //!< the switch's
     std::vector<uint32_t> rules;                   //!< per cache: its miss rule
     std::vector<std::vector<uint32_t>> preference; //!< per cache: lower appliances, in order
-    std::vector<Ptr<AdcService>> services;         //!< per lower appliance: the switch's
+    std::vector<AdcService*> services;             //!< per lower appliance: the switch's
 
     /// \brief Put exactly one hop of each rule up: the first whose service is not DOWN.
     void Update();
