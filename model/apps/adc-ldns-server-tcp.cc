@@ -24,11 +24,7 @@ void
 AdcLdnsServer::RetryOverTcp(const Key& key, const Address& server)
 {
     Upstream& up = m_inflight.at(key);
-    uint16_t id = 0;
-    do
-    {
-        id = static_cast<uint16_t>(m_ids->GetInteger(0, UINT16_MAX));
-    } while (m_byId.count(id) > 0);
+    const uint16_t id = FreeQueryId();
     Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     const int bound = Inet6SocketAddress::IsMatchingType(server) ? s->Bind6() : s->Bind();
     if (bound != 0 || s->Connect(server) != 0)

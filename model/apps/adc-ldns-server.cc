@@ -576,6 +576,17 @@ AdcLdnsServer::Forward(const std::string& zone, Waiter w)
     SendTry(key);
 }
 
+uint16_t
+AdcLdnsServer::FreeQueryId() const
+{
+    uint16_t id = 0;
+    do
+    {
+        id = static_cast<uint16_t>(m_ids->GetInteger(0, UINT16_MAX));
+    } while (m_byId.count(id) > 0);
+    return id;
+}
+
 void
 AdcLdnsServer::SendTry(const Key& key)
 {
@@ -589,11 +600,7 @@ AdcLdnsServer::SendTry(const Key& key)
         NextTry(key);
         return;
     }
-    uint16_t id = 0;
-    do
-    {
-        id = static_cast<uint16_t>(m_ids->GetInteger(0, UINT16_MAX));
-    } while (m_byId.count(id) > 0);
+    const uint16_t id = FreeQueryId();
     m_byId.emplace(id, key);
     up.ids.push_back(id);
     up.sentAt.push_back(Simulator::Now());

@@ -309,6 +309,8 @@ class AdcLdnsServer : public Application
     std::optional<AdcDnsMessage> FromCache(const AdcDnsMessage& query);
     /// Start an upstream query for \p w's question in \p zone (or join one in flight).
     void Forward(const std::string& zone, Waiter w);
+    /// \return a random query ID no upstream try in flight uses (callers check one is free)
+    uint16_t FreeQueryId() const;
     /// Send the next try of the upstream query \p key.
     void SendTry(const Key& key);
     /// The current try of \p key timed out.
